@@ -1,0 +1,79 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "Guardian",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "ingest", targets: ["ingest"]),
+        .executable(name: "guardian", targets: ["guardian"]),
+        .executable(name: "guardian-bench", targets: ["guardian-bench"]),
+        .library(name: "MQTT", targets: ["MQTT"]),
+        .library(name: "GuardianShared", targets: ["GuardianShared"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // System libraries
+        .systemLibrary(
+            name: "CMosquitto", path: "Shared/CMosquitto", pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(
+            name: "CSVM", path: "Shared/CSVM",
+            providers: [.apt(["libsvm-dev"])]),
+
+        // Shared libraries
+        .target(
+            name: "MQTT", dependencies: [
+                "CMosquitto",
+                .product(name: "Logging", package: "swift-log"),
+            ], path: "Shared/MQTT", swiftSettings: strict),
+        .target(
+            name: "GuardianShared", dependencies: [
+                "MQTT",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ], path: "Shared/GuardianShared", swiftSettings: strict),
+
+        // Services: each a library a test can run in-process, and a thin executable.
+        .target(
+            name: "GuardianIngest", dependencies: ["GuardianShared"],
+            path: "Services/Ingest/Sources", swiftSettings: strict),
+        .executableTarget(
+            name: "ingest", dependencies: ["GuardianIngest"],
+            path: "Services/Ingest/Main", swiftSettings: strict),
+        .executableTarget(
+            name: "guardian", dependencies: [
+                "GuardianShared",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ], path: "Services/CLI", swiftSettings: strict),
+
+        // Test and benchmark support: a real mosquitto on a free loopback port.
+        .target(name: "CSpawn", path: "Tests/CSpawn"),
+        .target(
+            name: "GuardianTestSupport", dependencies: ["CSpawn", "GuardianShared"],
+            path: "Tests/Support", swiftSettings: strict),
+        .executableTarget(
+            name: "guardian-bench", dependencies: [
+                "GuardianTestSupport", "GuardianIngest",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ], path: "Benchmarks", swiftSettings: strict),
+
+        .testTarget(
+            name: "SharedTests", dependencies: ["GuardianShared", "GuardianTestSupport"],
+            path: "Tests/SharedTests", swiftSettings: strict),
+        .testTarget(
+            name: "MQTTTests", dependencies: ["MQTT", "GuardianTestSupport"],
+            path: "Tests/MQTTTests", swiftSettings: strict),
+        .testTarget(
+            name: "IngestTests", dependencies: ["GuardianIngest", "GuardianTestSupport"],
+            path: "Tests/IngestTests", swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,91 @@
+import Foundation
+import Logging
+import MQTT
+import ServiceLifecycle
+
+/// What every service shares: its MQTT client (persistent session, offline will), the topics,
+/// counters, error reports and presence. A service registers its subscriptions, then `start()`s.
+public final class BusRuntime: Sendable {
+    public let service: String
+    public let config: GuardianConfig
+    public let logger: Logger
+    public let client: MQTTClient
+    public let topics: Topics
+    public let counters = Counters()
+    public let startedAt = Timestamp.now()
+
+    public init(service: String, config: GuardianConfig, logger: Logger) throws {
+        self.service = service
+        self.config = config
+        var logger = logger
+        logger[metadataKey: LogKey.service] = "\(service)"
+        logger[metadataKey: LogKey.instance] = "\(config.instanceId)"
+        self.logger = logger
+        topics = Topics(prefix: config.topicPrefix)
+        let presenceTopic = topics.presence(service, config.instanceId)
+        let will = MQTTOutgoing(
+            topic: presenceTopic,
+            payload: GuardianJSON.encode(
+                Presence(status: .offline, ts: startedAt, version: GuardianVersion.current, startedAt: startedAt, stats: [:])),
+            qos: .atLeastOnce, retain: true)
+        client = try MQTTClient(configuration: config.mqttConfiguration(service: service, will: will), logger: logger)
+    }
+
+    /// Connects (retrying until the broker answers) and announces the instance online.
+    public func start() async throws {
+        try await client.connect()
+        publishPresence(.online)
+        logger.info("service started", metadata: ["version": "\(GuardianVersion.current)"])
+    }
+
+    /// Publishes presence every stats interval until graceful shutdown or cancellation.
+    public func runUntilShutdown() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: config.statsInterval)
+                    if Task.isCancelled { break }
+                    publishPresence(.online)
+                }
+            }
+            try? await gracefulShutdown()
+            group.cancelAll()
+        }
+    }
+
+    /// Announces the instance offline and disconnects after outstanding publishes are acknowledged.
+    public func stop() async {
+        publishPresence(.offline)
+        await client.shutdown(flushTimeout: .seconds(5))
+        logger.info("service stopped")
+    }
+
+    /// Drops the connection as a crash would (no flush; the broker publishes the offline will). For tests.
+    public func crash() async {
+        await client.shutdown(flushTimeout: .zero, sendWill: true)
+    }
+
+    /// Reports a rejected payload on `guardian/errors/{service}` and counts it.
+    public func reportError(topic: String, reason: String, payload: Data) {
+        counters.increment("rejected")
+        let report = ErrorReport(service: service, topic: topic, reason: reason, payload: payload)
+        logger.debug("rejected payload", metadata: [LogKey.topic: "\(topic)", LogKey.reason: "\(reason)"])
+        client.publish(MQTTOutgoing(topic: topics.errors(service), payload: GuardianJSON.encode(report))) { [logger] result in
+            if case .failure(let error) = result {
+                logger.warning("cannot publish error report", metadata: [LogKey.error: "\(error)"])
+            }
+        }
+    }
+
+    public func publishPresence(_ status: Presence.Status) {
+        var stats = counters.snapshot()
+        let mqtt = client.statistics
+        stats["mqttReceived"] = mqtt.received
+        stats["mqttPublished"] = mqtt.published
+        stats["mqttConnects"] = mqtt.connects
+        let presence = Presence(status: status, ts: .now(), version: GuardianVersion.current, startedAt: startedAt, stats: stats)
+        client.publish(
+            MQTTOutgoing(topic: topics.presence(service, config.instanceId), payload: GuardianJSON.encode(presence), retain: true)
+        ) { _ in }
+    }
+}

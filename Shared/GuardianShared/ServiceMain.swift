@@ -1,0 +1,29 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// The body of every service's `main.swift`: read the environment, build the service, run it in a
+/// `ServiceGroup` that shuts down gracefully on SIGTERM and SIGINT.
+public enum ServiceMain {
+    public static func run(name: String, makeService: (GuardianConfig, Logger) throws -> any Service) async -> Never {
+        var logger = Logger(label: "guardian.\(name)")
+        let config: GuardianConfig
+        do {
+            config = try GuardianConfig()
+        } catch {
+            logger.critical("bad configuration: \(error)")
+            exit(2)
+        }
+        logger.logLevel = config.logLevel
+        do {
+            let service = try makeService(config, logger)
+            let group = ServiceGroup(
+                configuration: .init(services: [.init(service: service)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            try await group.run()
+            exit(0)
+        } catch {
+            logger.critical("\(name) failed: \(error)")
+            exit(1)
+        }
+    }
+}

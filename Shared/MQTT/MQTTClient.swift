@@ -1,0 +1,100 @@
+import CMosquitto
+import Foundation
+import Logging
+import Synchronization
+
+/// An MQTT 5 client over libmosquitto.
+///
+/// A dedicated network thread runs libmosquitto's loop and reconnects with backoff; publishes,
+/// subscriptions and callbacks are safe from any thread or task. Subscriptions are remembered and
+/// renewed on every reconnect. Register subscriptions before `connect()` so that messages the broker
+/// queued for a persistent session while the client was away have somewhere to go.
+public final class MQTTClient: Sendable {
+    public let configuration: MQTTConfiguration
+    let connection: MQTTConnection
+
+    public init(configuration: MQTTConfiguration, logger: Logger) throws(MQTTError) {
+        self.configuration = configuration
+        self.connection = try MQTTConnection(configuration: configuration, logger: logger)
+    }
+
+    deinit { connection.destroy() }
+
+    /// Starts the network thread and waits until the broker accepts the connection.
+    /// Network failures are retried with backoff; a refusal by the broker (bad credentials) throws.
+    public func connect(timeout: Duration? = nil) async throws(MQTTError) {
+        try await connection.connect(timeout: timeout)
+    }
+
+    /// True while a connection is established and accepted.
+    public var isConnected: Bool { connection.isConnected }
+
+    /// Publishes and returns once the broker has acknowledged it (QoS 1/2) or it was sent (QoS 0).
+    /// While disconnected, QoS 1 messages are queued and sent on reconnect.
+    public func publish(_ message: MQTTOutgoing) async throws(MQTTError) {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, MQTTError>, Never>) in
+            connection.publish(message) { continuation.resume(returning: $0) }
+        }
+        try result.get()
+    }
+
+    /// Publishes without waiting; `onComplete` runs on the network thread when the broker acknowledges
+    /// (or at once, on a local error). Safe to call from a synchronous message handler.
+    public func publish(_ message: MQTTOutgoing, onComplete: @escaping @Sendable (Result<Void, MQTTError>) -> Void) {
+        connection.publish(message, onComplete: onComplete)
+    }
+
+    /// Convenience: publish `payload` on `topic`.
+    public func publish(
+        _ topic: String, payload: Data, qos: MQTTQoS = .atLeastOnce, retain: Bool = false,
+        properties: MQTTProperties = MQTTProperties()
+    ) async throws(MQTTError) {
+        try await publish(MQTTOutgoing(topic: topic, payload: payload, qos: qos, retain: retain, properties: properties))
+    }
+
+    /// Subscribes and returns the messages as an `AsyncSequence`. When connected, returns after the
+    /// broker granted the subscription; before `connect()`, the subscription is sent on connect.
+    public func subscribe(
+        _ filter: String, qos: MQTTQoS = .atLeastOnce, options: MQTTSubscribeOptions = MQTTSubscribeOptions()
+    ) async throws(MQTTError) -> MQTTSubscription {
+        let (stream, continuation) = AsyncStream<MQTTMessage>.makeStream()
+        let id = try connection.register(filter: filter, qos: qos, options: options, delivery: .stream(continuation))
+        continuation.onTermination = { [connection] _ in connection.unregister(id: id) }
+        try await connection.awaitSubscribed(id: id)
+        return MQTTSubscription(filter: filter, stream: stream)
+    }
+
+    /// Subscribes with a handler run synchronously on the network thread, before the message is
+    /// acknowledged to the broker: a crash while handling leaves the message with the broker.
+    /// The handler must not wait for anything the network thread does (e.g. an awaited publish).
+    @discardableResult
+    public func subscribe(
+        _ filter: String, qos: MQTTQoS = .atLeastOnce, options: MQTTSubscribeOptions = MQTTSubscribeOptions(),
+        handler: @escaping @Sendable (MQTTMessage) -> Void
+    ) async throws(MQTTError) -> UInt32 {
+        let id = try connection.register(filter: filter, qos: qos, options: options, delivery: .handler(handler))
+        try await connection.awaitSubscribed(id: id)
+        return id
+    }
+
+    /// Removes a subscription made with a handler.
+    public func unsubscribe(id: UInt32) { connection.unregister(id: id) }
+
+    /// Disconnects. With `flushTimeout`, waits first for outstanding QoS 1 publishes to be acknowledged.
+    /// With `sendWill`, disconnects as if the connection had dropped: the broker publishes the will.
+    public func shutdown(flushTimeout: Duration = .seconds(5), sendWill: Bool = false) async {
+        await connection.shutdown(flushTimeout: flushTimeout, sendWill: sendWill)
+    }
+
+    /// Counters since the client was created.
+    public var statistics: MQTTStatistics { connection.statistics }
+}
+
+/// Counters of one client.
+public struct MQTTStatistics: Sendable, Equatable {
+    public var received = 0
+    public var published = 0
+    public var acknowledged = 0
+    public var connects = 0
+    public var pendingPublishes = 0
+}

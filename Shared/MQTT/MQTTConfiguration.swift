@@ -1,0 +1,67 @@
+import Foundation
+
+/// How to reach the broker and what kind of session to keep there.
+public struct MQTTConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    public var username: String?
+    public var password: String?
+    /// CA certificate file: when set (or with an `mqtts://` URL) the connection uses TLS.
+    public var tlsCAFile: String?
+    public var useTLS: Bool
+    /// Stable client id: with `cleanStart == false` the broker keeps the session across restarts.
+    public var clientId: String
+    public var cleanStart: Bool
+    /// How long the broker keeps the session (and queues QoS 1 messages) after a disconnect.
+    public var sessionExpirySeconds: UInt32
+    public var keepAliveSeconds: Int32
+    public var will: MQTTOutgoing?
+    /// Reconnect backoff: starts at `reconnectDelayMin`, doubles up to `reconnectDelayMax`.
+    public var reconnectDelayMin: Duration
+    public var reconnectDelayMax: Duration
+    /// How many unacknowledged QoS 1 messages the broker may send us at once.
+    public var receiveMaximum: Int32
+    /// How many of our QoS 1 publishes may await acknowledgement at once.
+    public var sendMaximum: Int32
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 1883, username: String? = nil, password: String? = nil,
+        tlsCAFile: String? = nil, useTLS: Bool = false, clientId: String, cleanStart: Bool = false,
+        sessionExpirySeconds: UInt32 = 7 * 24 * 3600, keepAliveSeconds: Int32 = 30, will: MQTTOutgoing? = nil,
+        reconnectDelayMin: Duration = .milliseconds(100), reconnectDelayMax: Duration = .seconds(10),
+        receiveMaximum: Int32 = 1000, sendMaximum: Int32 = 1000
+    ) {
+        self.host = host
+        self.port = port
+        self.username = username
+        self.password = password
+        self.tlsCAFile = tlsCAFile
+        self.useTLS = useTLS || tlsCAFile != nil
+        self.clientId = clientId
+        self.cleanStart = cleanStart
+        self.sessionExpirySeconds = sessionExpirySeconds
+        self.keepAliveSeconds = keepAliveSeconds
+        self.will = will
+        self.reconnectDelayMin = reconnectDelayMin
+        self.reconnectDelayMax = reconnectDelayMax
+        self.receiveMaximum = receiveMaximum
+        self.sendMaximum = sendMaximum
+    }
+
+    /// Reads `mqtt://[user[:password]@]host[:port]` or `mqtts://…` (port defaults to 1883 / 8883).
+    public init(url: String, clientId: String) throws(MQTTError) {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+            let host = components.host, !host.isEmpty
+        else { throw .invalidConfiguration("cannot read broker URL '\(url)'; expected mqtt://host:port") }
+        let tls: Bool
+        switch scheme {
+        case "mqtt", "tcp": tls = false
+        case "mqtts", "ssl", "tls": tls = true
+        default: throw .invalidConfiguration("unsupported scheme '\(scheme)' in '\(url)'; use mqtt:// or mqtts://")
+        }
+        self.init(
+            host: host, port: components.port ?? (tls ? 8883 : 1883),
+            username: components.user?.removingPercentEncoding, password: components.password?.removingPercentEncoding,
+            useTLS: tls, clientId: clientId)
+    }
+}

@@ -1,0 +1,387 @@
+import CMosquitto
+import Foundation
+import Logging
+import Synchronization
+
+/// Owns one `struct mosquitto` and its network thread; libmosquitto's callbacks reach it through
+/// `Unmanaged` user data. All mutable state sits behind one mutex.
+final class MQTTConnection: Sendable {
+    enum Delivery {
+        case stream(AsyncStream<MQTTMessage>.Continuation)
+        case handler(@Sendable (MQTTMessage) -> Void)
+    }
+
+    struct Registration {
+        let filter: String
+        let qos: MQTTQoS
+        let options: MQTTSubscribeOptions
+        let delivery: Delivery
+    }
+
+    enum Phase { case idle, running, stopping, stopped }
+
+    struct State {
+        var phase = Phase.idle
+        var connected = false
+        var registrations: [UInt32: Registration] = [:]
+        var nextSubscriptionId: UInt32 = 1
+        var pendingPublishes: [Int32: @Sendable (Result<Void, MQTTError>) -> Void] = [:]
+        var publishTopics: [Int32: String] = [:]
+        var pendingSubacks: [Int32: UInt32] = [:]
+        var subackWaiters: [UInt32: CheckedContinuation<Result<Void, MQTTError>, Never>] = [:]
+        var connectWaiters: [UUID: CheckedContinuation<Result<Void, MQTTError>, Never>] = [:]
+        var refusal: MQTTError?
+        var loopFinished: CheckedContinuation<Void, Never>?
+        var loopDone = false
+        var threadStarted = false
+        var statistics = MQTTStatistics()
+    }
+
+    private static let libraryReady: Bool = { mosquitto_lib_init() == Int32(MOSQ_ERR_SUCCESS.rawValue) }()
+
+    nonisolated(unsafe) let handle: OpaquePointer
+    let configuration: MQTTConfiguration
+    let logger: Logger
+    let state = Mutex(State())
+
+    init(configuration: MQTTConfiguration, logger: Logger) throws(MQTTError) {
+        guard Self.libraryReady else { throw .library(operation: "mosquitto_lib_init", code: Int32(MOSQ_ERR_UNKNOWN.rawValue)) }
+        guard !configuration.clientId.isEmpty else { throw .invalidConfiguration("client id is empty") }
+        self.configuration = configuration
+        self.logger = logger
+        guard let handle = mosquitto_new(configuration.clientId, configuration.cleanStart, nil) else {
+            throw .library(operation: "mosquitto_new", code: Int32(MOSQ_ERR_NOMEM.rawValue))
+        }
+        self.handle = handle
+        // Callbacks run only on the network thread, whose closure keeps this object alive.
+        mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
+        do {
+            try configure()
+        } catch {
+            destroy()
+            throw error
+        }
+    }
+
+    private func configure() throws(MQTTError) {
+        let c = configuration
+        try MQTTError.check(mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5), "set MQTT 5")
+        try MQTTError.check(mosquitto_threaded_set(handle, true), "mosquitto_threaded_set")
+        try MQTTError.check(mosquitto_int_option(handle, MOSQ_OPT_RECEIVE_MAXIMUM, c.receiveMaximum), "receive maximum")
+        try MQTTError.check(mosquitto_int_option(handle, MOSQ_OPT_SEND_MAXIMUM, c.sendMaximum), "send maximum")
+        try MQTTError.check(mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1), "TCP_NODELAY")
+        if c.username != nil || c.password != nil {
+            try MQTTError.check(mosquitto_username_pw_set(handle, c.username, c.password), "mosquitto_username_pw_set")
+        }
+        if c.useTLS {
+            if let ca = c.tlsCAFile {
+                try MQTTError.check(mosquitto_tls_set(handle, ca, nil, nil, nil, nil), "mosquitto_tls_set")
+            } else {
+                try MQTTError.check(mosquitto_int_option(handle, MOSQ_OPT_TLS_USE_OS_CERTS, 1), "use OS certificates")
+            }
+        }
+        if let will = c.will {
+            var props = try MQTTPropertyList(will.properties)
+            let rc = will.payload.withUnsafeBytes { bytes in
+                mosquitto_will_set_v5(
+                    handle, will.topic, Int32(bytes.count), bytes.baseAddress, will.qos.rawValue, will.retain, props.list)
+            }
+            try MQTTError.check(rc, "mosquitto_will_set_v5")
+            props.release()  // libmosquitto owns the will's properties now
+        }
+        installCallbacks()
+    }
+
+    var isConnected: Bool { state.withLock { $0.connected } }
+
+    var statistics: MQTTStatistics {
+        state.withLock {
+            var s = $0.statistics
+            s.pendingPublishes = $0.pendingPublishes.count
+            return s
+        }
+    }
+
+    // MARK: Connecting
+
+    func connect(timeout: Duration?) async throws(MQTTError) {
+        let start: Bool = try state.withLock { (s) throws(MQTTError) -> Bool in
+            switch s.phase {
+            case .idle:
+                s.phase = .running
+                s.threadStarted = true
+                return true
+            case .running: return false
+            case .stopping, .stopped: throw .shutDown
+            }
+        }
+        if start {
+            let thread = Thread { [self] in runNetworkLoop() }
+            thread.name = "mqtt-\(configuration.clientId)"
+            thread.start()
+        }
+        let waiter = UUID()
+        let timeoutTask = timeout.map { limit in
+            Task { [self] in
+                try? await Task.sleep(for: limit)
+                resumeConnectWaiter(waiter, with: .failure(.timeout(operation: "connect to \(configuration.host):\(configuration.port)")))
+            }
+        }
+        defer { timeoutTask?.cancel() }
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, MQTTError>, Never>) in
+            let immediate: Result<Void, MQTTError>? = state.withLock { s in
+                if s.connected { return .success(()) }
+                if let refusal = s.refusal { return .failure(refusal) }
+                if s.phase != .running { return .failure(.shutDown) }
+                s.connectWaiters[waiter] = continuation
+                return nil
+            }
+            if let immediate { continuation.resume(returning: immediate) }
+        }
+        try result.get()
+    }
+
+    func resumeConnectWaiter(_ id: UUID, with result: Result<Void, MQTTError>) {
+        let waiter = state.withLock { $0.connectWaiters.removeValue(forKey: id) }
+        waiter?.resume(returning: result)
+    }
+
+    /// The network thread: connect, run libmosquitto's loop, reconnect with exponential backoff.
+    private func runNetworkLoop() {
+        var delay = configuration.reconnectDelayMin
+        var firstAttempt = true
+        var failures = 0
+        while !isStopping {
+            let rc: Int32
+            if firstAttempt {
+                var props = try? MQTTPropertyList.connect(sessionExpiry: configuration.sessionExpirySeconds)
+                rc = mosquitto_connect_bind_v5(
+                    handle, configuration.host, Int32(configuration.port), configuration.keepAliveSeconds, nil, props?.list)
+                props?.free()
+            } else {
+                rc = mosquitto_reconnect(handle)
+            }
+            if rc == Int32(MOSQ_ERR_SUCCESS.rawValue) {
+                firstAttempt = false
+                var loopRC = rc
+                var stopDeadline: ContinuousClock.Instant?
+                while true {
+                    loopRC = mosquitto_loop(handle, 100, 1)
+                    if loopRC != Int32(MOSQ_ERR_SUCCESS.rawValue) { break }
+                    if isConnected { delay = configuration.reconnectDelayMin; failures = 0 }
+                    // When stopping, keep looping until DISCONNECT is written (libmosquitto then closes the socket).
+                    if isStopping {
+                        if let deadline = stopDeadline {
+                            if ContinuousClock.now > deadline { break }
+                        } else {
+                            stopDeadline = ContinuousClock.now + .seconds(2)
+                        }
+                    }
+                }
+                markDisconnected()
+                if isStopping { break }
+                logger.warning(
+                    "MQTT connection lost; reconnecting",
+                    metadata: ["mqtt.error": "\(String(cString: mosquitto_strerror(loopRC)))", "mqtt.client": "\(configuration.clientId)"])
+            } else {
+                failures += 1
+                if failures == 1 || failures % 20 == 0 {
+                    logger.warning(
+                        "cannot reach MQTT broker; retrying",
+                        metadata: [
+                            "mqtt.error": "\(String(cString: mosquitto_strerror(rc)))",
+                            "mqtt.broker": "\(configuration.host):\(configuration.port)", "mqtt.attempts": "\(failures)",
+                        ])
+                }
+            }
+            sleepInterruptibly(delay)
+            delay = min(delay * 2, configuration.reconnectDelayMax)
+        }
+        finishLoop()
+    }
+
+    private var isStopping: Bool { state.withLock { $0.phase == .stopping || $0.phase == .stopped } }
+
+    private func sleepInterruptibly(_ duration: Duration) {
+        let end = ContinuousClock.now + duration
+        while !isStopping && ContinuousClock.now < end {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    private func markDisconnected() {
+        state.withLock { $0.connected = false }
+    }
+
+    private func finishLoop() {
+        let waiter: CheckedContinuation<Void, Never>? = state.withLock { s in
+            s.loopDone = true
+            let w = s.loopFinished
+            s.loopFinished = nil
+            return w
+        }
+        waiter?.resume()
+    }
+
+    // MARK: Publishing
+
+    func publish(_ message: MQTTOutgoing, onComplete: @escaping @Sendable (Result<Void, MQTTError>) -> Void) {
+        guard TopicFilter.isValidTopic(message.topic) else {
+            onComplete(.failure(.invalidTopic(message.topic)))
+            return
+        }
+        var props: MQTTPropertyList
+        do { props = try MQTTPropertyList(message.properties) } catch {
+            onComplete(.failure(error))
+            return
+        }
+        defer { props.free() }
+        // The mutex is held across the call so the acknowledgement (on the network thread) cannot
+        // arrive before the completion is registered under its message id.
+        let failure: MQTTError? = state.withLock { s in
+            if s.phase == .stopped { return .shutDown }
+            var mid: Int32 = 0
+            let rc = message.payload.withUnsafeBytes { bytes in
+                mosquitto_publish_v5(
+                    handle, &mid, message.topic, Int32(bytes.count), bytes.baseAddress, message.qos.rawValue,
+                    message.retain, props.list)
+            }
+            let queuedWhileOffline = rc == Int32(MOSQ_ERR_NO_CONN.rawValue) && message.qos != .atMostOnce
+            guard rc == Int32(MOSQ_ERR_SUCCESS.rawValue) || queuedWhileOffline else {
+                return .library(operation: "publish to \(message.topic)", code: rc)
+            }
+            s.statistics.published += 1
+            if message.qos != .atMostOnce {
+                s.pendingPublishes[mid] = onComplete
+                s.publishTopics[mid] = message.topic
+            }
+            return nil
+        }
+        if let failure {
+            onComplete(.failure(failure))
+        } else if message.qos == .atMostOnce {
+            onComplete(.success(()))
+        }
+    }
+
+    // MARK: Subscribing
+
+    func register(filter: String, qos: MQTTQoS, options: MQTTSubscribeOptions, delivery: Delivery) throws(MQTTError) -> UInt32 {
+        guard TopicFilter.isValidFilter(filter) else { throw .invalidTopic(filter) }
+        let (id, connected) = try state.withLock { (s) throws(MQTTError) -> (UInt32, Bool) in
+            guard s.phase != .stopped, s.phase != .stopping else { throw .shutDown }
+            let id = s.nextSubscriptionId
+            s.nextSubscriptionId += 1
+            s.registrations[id] = Registration(filter: filter, qos: qos, options: options, delivery: delivery)
+            return (id, s.connected)
+        }
+        if connected { sendSubscribe(id: id) }
+        return id
+    }
+
+    /// Waits for the broker's SUBACK of a subscription sent while connected; returns at once otherwise.
+    func awaitSubscribed(id: UInt32) async throws(MQTTError) {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, MQTTError>, Never>) in
+            let waiting = state.withLock { s -> Bool in
+                guard s.pendingSubacks.values.contains(id) else { return false }
+                s.subackWaiters[id] = continuation
+                return true
+            }
+            if !waiting { continuation.resume(returning: .success(())) }
+        }
+        if case .failure = result { unregister(id: id) }
+        try result.get()
+    }
+
+    /// Sends SUBSCRIBE for one registration, tagged with its subscription identifier.
+    func sendSubscribe(id: UInt32) {
+        guard let registration = state.withLock({ $0.registrations[id] }) else { return }
+        var props = try? MQTTPropertyList.subscription(identifier: id)
+        defer { props?.free() }
+        state.withLock { s in
+            var mid: Int32 = 0
+            let rc = mosquitto_subscribe_v5(
+                handle, &mid, registration.filter, registration.qos.rawValue, registration.options.rawValue, props?.list)
+            if rc == Int32(MOSQ_ERR_SUCCESS.rawValue) {
+                s.pendingSubacks[mid] = id
+            } else {
+                logger.warning(
+                    "subscribe failed", metadata: ["mqtt.filter": "\(registration.filter)", "mqtt.error": "\(String(cString: mosquitto_strerror(rc)))"])
+            }
+        }
+    }
+
+    func unregister(id: UInt32) {
+        let removed = state.withLock { $0.registrations.removeValue(forKey: id) }
+        guard let removed else { return }
+        let stillUsed = state.withLock { s in s.registrations.values.contains { $0.filter == removed.filter } }
+        if !stillUsed && isConnected {
+            _ = mosquitto_unsubscribe_v5(handle, nil, removed.filter, nil)
+        }
+        if case .stream(let continuation) = removed.delivery { continuation.finish() }
+    }
+
+    // MARK: Shutting down
+
+    func shutdown(flushTimeout: Duration, sendWill: Bool) async {
+        let wasRunning = state.withLock { s -> Bool in
+            guard s.phase == .running else { return false }
+            return true
+        }
+        if wasRunning && !sendWill {
+            let deadline = ContinuousClock.now + flushTimeout
+            while ContinuousClock.now < deadline && state.withLock({ !$0.pendingPublishes.isEmpty && $0.connected }) {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        let proceed = state.withLock { s -> Bool in
+            guard s.phase == .running || s.phase == .idle else { return false }
+            s.phase = .stopping
+            return true
+        }
+        guard proceed else { return }
+        if wasRunning {
+            let reason = sendWill ? Int32(MQTT_RC_DISCONNECT_WITH_WILL_MSG.rawValue) : Int32(MQTT_RC_NORMAL_DISCONNECTION.rawValue)
+            _ = mosquitto_disconnect_v5(handle, reason, nil)
+            // Give the network thread a moment to write DISCONNECT, then wait for it to exit.
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let done = state.withLock { s -> Bool in
+                    if s.loopDone { return true }
+                    s.loopFinished = continuation
+                    return false
+                }
+                if done { continuation.resume() }
+            }
+        }
+        let (publishes, waiters, connectWaiters, registrations) = state.withLock { s in
+            s.phase = .stopped
+            s.connected = false
+            defer {
+                s.pendingPublishes = [:]
+                s.subackWaiters = [:]
+                s.connectWaiters = [:]
+                s.registrations = [:]
+            }
+            return (Array(s.pendingPublishes.values), Array(s.subackWaiters.values), Array(s.connectWaiters.values), Array(s.registrations.values))
+        }
+        publishes.forEach { $0(.failure(.shutDown)) }
+        waiters.forEach { $0.resume(returning: .failure(.shutDown)) }
+        connectWaiters.forEach { $0.resume(returning: .failure(.shutDown)) }
+        for registration in registrations {
+            if case .stream(let continuation) = registration.delivery { continuation.finish() }
+        }
+    }
+
+    /// Frees the libmosquitto handle once the network thread is gone.
+    func destroy() {
+        let threadRunning = state.withLock { s -> Bool in
+            if s.phase == .running { s.phase = .stopping }
+            return s.threadStarted && !s.loopDone
+        }
+        if threadRunning {
+            _ = mosquitto_disconnect_v5(handle, Int32(MQTT_RC_NORMAL_DISCONNECTION.rawValue), nil)
+            while !state.withLock({ $0.loopDone }) { Thread.sleep(forTimeInterval: 0.005) }
+        }
+        mosquitto_destroy(handle)
+    }
+}

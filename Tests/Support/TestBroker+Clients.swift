@@ -1,0 +1,64 @@
+import Foundation
+import GuardianShared
+import Logging
+import MQTT
+
+extension TestBroker {
+    /// A connected client. On a secured broker, `user` names the credentials (default: the client id).
+    public func connectedClient(
+        _ clientId: String, user: String? = nil, cleanStart: Bool = true, will: MQTTOutgoing? = nil, logger: Logger = .quiet
+    ) async throws -> MQTTClient {
+        let client = try MQTTClient(configuration: configuration(clientId, user: user, cleanStart: cleanStart, will: will), logger: logger)
+        try await client.connect(timeout: .seconds(10))
+        return client
+    }
+
+    public func configuration(_ clientId: String, user: String? = nil, cleanStart: Bool = true, will: MQTTOutgoing? = nil) -> MQTTConfiguration {
+        var configuration = MQTTConfiguration(host: "127.0.0.1", port: port, clientId: clientId, cleanStart: cleanStart, will: will)
+        configuration.reconnectDelayMin = .milliseconds(50)
+        configuration.reconnectDelayMax = .milliseconds(500)
+        if access == .secured {
+            let name = user ?? clientId
+            configuration.username = name
+            configuration.password = TestBroker.password(for: name)
+        }
+        return configuration
+    }
+
+    /// The configuration a service reads from its environment, pointed at this broker.
+    public func serviceConfig(service: String, dataDirectory: URL, instance: String = "test", extra: [String: String] = [:]) throws -> GuardianConfig {
+        var environment = [
+            "GUARDIAN_MQTT_URL": url,
+            "GUARDIAN_DATA_DIR": dataDirectory.path,
+            "GUARDIAN_INSTANCE_ID": instance,
+            "GUARDIAN_STATS_INTERVAL": "1",
+        ]
+        if access == .secured {
+            environment["GUARDIAN_MQTT_USERNAME"] = service
+            environment["GUARDIAN_MQTT_PASSWORD"] = TestBroker.password(for: service)
+        }
+        environment.merge(extra) { $1 }
+        return try GuardianConfig(environment: environment)
+    }
+}
+
+extension Logger {
+    /// A logger that prints warnings and worse (set `GUARDIAN_TEST_LOG=debug` to see more).
+    public static var quiet: Logger {
+        var logger = Logger(label: "guardian.test")
+        logger.logLevel = Logger.Level(rawValue: ProcessInfo.processInfo.environment["GUARDIAN_TEST_LOG"] ?? "") ?? .error
+        return logger
+    }
+}
+
+/// A temporary directory removed on release.
+public final class TemporaryDirectory: Sendable {
+    public let url: URL
+
+    public init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("guardian-test-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
