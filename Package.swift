@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // System libraries
@@ -44,7 +45,10 @@ let package = Package(
 
         // Services: each a library a test can run in-process, and a thin executable.
         .target(
-            name: "GuardianIngest", dependencies: ["GuardianShared"],
+            name: "GuardianIngest", dependencies: [
+                "GuardianShared",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
             path: "Services/Ingest/Sources", swiftSettings: strict),
         .executableTarget(
             name: "ingest", dependencies: ["GuardianIngest"],
@@ -62,7 +66,7 @@ let package = Package(
             path: "Tests/Support", swiftSettings: strict),
         .executableTarget(
             name: "guardian-bench", dependencies: [
-                "GuardianTestSupport", "GuardianIngest",
+                "GuardianTestSupport", "GuardianIngest", "MQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], path: "Benchmarks", swiftSettings: strict),
 

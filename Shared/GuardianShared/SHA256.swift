@@ -7,6 +7,7 @@ public struct SHA256: Sendable {
     ]
     private var buffer: [UInt8] = []
     private var length: UInt64 = 0
+    private var words = [UInt32](repeating: 0, count: 64)
 
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -22,6 +23,7 @@ public struct SHA256: Sendable {
     public init() {}
 
     public mutating func update<D: Sequence>(_ bytes: D) where D.Element == UInt8 {
+        buffer.reserveCapacity(64)
         for byte in bytes {
             buffer.append(byte)
             length &+= 1
@@ -53,7 +55,7 @@ public struct SHA256: Sendable {
     }
 
     private mutating func compress(_ block: [UInt8]) {
-        var w = [UInt32](repeating: 0, count: 64)
+        var w = words
         for i in 0..<16 {
             w[i] = UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8 | UInt32(block[i * 4 + 3])
         }
@@ -74,6 +76,7 @@ public struct SHA256: Sendable {
         }
         state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
         state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
+        words = w
     }
 
     @inline(__always) private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }

@@ -6,24 +6,24 @@ import Synchronization
 
 /// What ingest does with one MQTT message, synchronously on the network thread so the broker's
 /// acknowledgement follows the commit: route, validate, normalise, de-duplicate, store, republish.
-final class IngestPipeline: Sendable {
+public final class IngestPipeline: Sendable {
     static let maxBatchItems = 10_000
 
     let runtime: BusRuntime
     let store: IngestStore
     let normalizer = Mutex(EventNormalizer())
     let decoder = Mutex(JSONDecoder())
-    /// Row ids whose republication the broker acknowledged, flushed to the store in batches.
-    let acknowledged = Mutex<[Int64]>([])
+    /// What was republished and what the broker acknowledged, flushed to the store as a watermark.
+    let outbox = Mutex(Outbox())
 
-    init(runtime: BusRuntime, store: IngestStore) {
+    public init(runtime: BusRuntime, store: IngestStore) {
         self.runtime = runtime
         self.store = store
     }
 
     var topics: Topics { runtime.topics }
 
-    func handle(_ message: MQTTMessage) {
+    public func handle(_ message: MQTTMessage) {
         let receivedAt = Timestamp.now()
         guard message.payload.count <= runtime.config.maxPayloadBytes else {
             return reject(message, "payload of \(message.payload.count) bytes exceeds the \(runtime.config.maxPayloadBytes)-byte limit")
@@ -209,35 +209,34 @@ final class IngestPipeline: Sendable {
         for (rowID, event) in inserted { republish(event, rowID: rowID) }
     }
 
+    /// Republishes an event; its row counts as acknowledged once every earlier one is too.
     func republish(_ event: NormalizedEvent, rowID: Int64) {
+        outbox.withLock { $0.sent(rowID) }
         let outgoing = MQTTOutgoing(topic: topics.event(event.deviceId, event.kind), payload: event.payload, qos: .atLeastOnce, retain: event.retain)
         runtime.client.publish(outgoing) { [self] result in
             switch result {
             case .success:
-                acknowledged.withLock { $0.append(rowID) }
+                outbox.withLock { $0.acknowledged(rowID) }
             case .failure(let error):
-                // Stays in the outbox (published = 0) and is sent again at the next start.
+                // Stays above the watermark, so it is sent again at the next start.
                 runtime.logger.warning("republish failed", metadata: [LogKey.error: "\(error)", LogKey.deviceId: "\(event.deviceId)"])
             }
         }
     }
 
-    /// Writes acknowledged row ids to the store; returns how many.
+    /// Records the acknowledged watermark in the store; returns how many events it advanced by.
     @discardableResult
     func flushAcknowledged() -> Int {
-        let rowIDs = acknowledged.withLock { ids -> [Int64] in
-            defer { ids.removeAll(keepingCapacity: true) }
-            return ids
-        }
-        guard !rowIDs.isEmpty else { return 0 }
+        let (watermark, advanced) = outbox.withLock { $0.takeProgress() }
+        guard let watermark, advanced > 0 else { return 0 }
         do {
-            try store.markPublished(rowIDs)
-            runtime.counters.increment("republished", by: rowIDs.count)
+            try store.markAcknowledged(upTo: watermark)
+            runtime.counters.increment("republished", by: advanced)
         } catch {
-            acknowledged.withLock { $0.append(contentsOf: rowIDs) }
+            outbox.withLock { $0.restore(advanced) }
             runtime.logger.error("cannot record acknowledgements", metadata: [LogKey.error: "\(error)"])
         }
-        return rowIDs.count
+        return advanced
     }
 }
 

@@ -27,7 +27,7 @@ public final class IngestService: Service, Sendable {
     public func run() async throws {
         // Events accepted before a crash but never acknowledged go out first; libmosquitto queues
         // them until the connection is up, ahead of anything received after it.
-        let pending = try pipeline.store.unpublished()
+        let pending = try pipeline.store.unacknowledged()
         if !pending.isEmpty {
             runtime.logger.notice("republishing events left in the outbox", metadata: [LogKey.count: "\(pending.count)"])
         }
@@ -48,9 +48,12 @@ public final class IngestService: Service, Sendable {
                 }
             }
             group.addTask { [self] in
+                var checkpoints = 0
                 while !Task.isCancelled {
-                    prune()
-                    try? await Task.sleep(for: .seconds(3600))
+                    if checkpoints % 720 == 0 { prune() }
+                    try? pipeline.store.store.checkpoint()
+                    checkpoints += 1
+                    try? await Task.sleep(for: .seconds(5))
                 }
             }
             await runtime.runUntilShutdown()

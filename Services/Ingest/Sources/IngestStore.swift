@@ -3,14 +3,18 @@ import GRDB
 import GuardianShared
 import Logging
 
-/// Ingest's own store: every accepted event (the de-duplication record) and, until the broker
-/// acknowledges its republication, the outbox flag `published = 0`.
-final class IngestStore: Sendable {
+/// Ingest's own store: every accepted event, which is also the de-duplication record and the outbox.
+///
+/// Events are appended in the order they are republished. The broker acknowledges them in that
+/// order, so a single watermark ("every event up to row N is acknowledged") is enough to know what
+/// to republish after a crash: everything above it. Each commit touches two pages (the row and
+/// the `(device_id, id)` key), which keeps the synchronous path short.
+public final class IngestStore: Sendable {
     let store: ServiceStore
 
     static let migrations: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1-events") { db in
+        migrator.registerMigration("v1") { db in
             try db.execute(
                 sql: """
                     CREATE TABLE events (
@@ -20,11 +24,13 @@ final class IngestStore: Sendable {
                         ts INTEGER NOT NULL,
                         received_at INTEGER NOT NULL,
                         payload BLOB NOT NULL,
-                        published INTEGER NOT NULL DEFAULT 0,
                         PRIMARY KEY (device_id, id)
                     );
-                    CREATE INDEX events_unpublished ON events(published) WHERE published = 0;
-                    CREATE INDEX events_received ON events(received_at);
+                    -- Every event with a rowid up to this one has been acknowledged by the broker.
+                    CREATE TABLE acknowledged (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), up_to_rowid INTEGER NOT NULL);
+                    INSERT INTO acknowledged VALUES (1, 0);
+                    -- The last rowid of each hour, so old events are pruned by rowid without an index on time.
+                    CREATE TABLE hour_marks (received_at INTEGER PRIMARY KEY, last_rowid INTEGER NOT NULL);
                     """)
         }
         return migrator
@@ -32,7 +38,7 @@ final class IngestStore: Sendable {
 
     init(store: ServiceStore) { self.store = store }
 
-    convenience init(config: GuardianConfig, logger: Logger) throws(StorageError) {
+    public convenience init(config: GuardianConfig, logger: Logger) throws(StorageError) {
         self.init(store: try ServiceStore(service: "ingest", config: config, migrations: IngestStore.migrations, logger: logger))
     }
 
@@ -53,22 +59,20 @@ final class IngestStore: Sendable {
         }
     }
 
-    /// Marks events as acknowledged by the broker.
-    func markPublished(_ rowIDs: [Int64]) throws(StorageError) {
-        guard !rowIDs.isEmpty else { return }
+    /// Records that every event up to `rowID` has been acknowledged.
+    func markAcknowledged(upTo rowID: Int64) throws(StorageError) {
         try store.write { db in
-            for chunk in stride(from: 0, to: rowIDs.count, by: 500).map({ rowIDs[$0..<min($0 + 500, rowIDs.count)] }) {
-                let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                try db.execute(sql: "UPDATE events SET published = 1 WHERE rowid IN (\(placeholders))", arguments: StatementArguments(Array(chunk)))
-            }
+            try db.execute(sql: "UPDATE acknowledged SET up_to_rowid = max(up_to_rowid, ?)", arguments: [rowID])
         }
     }
 
     /// Events accepted but not yet acknowledged (after a crash), in the order they were accepted.
-    func unpublished() throws(StorageError) -> [(rowID: Int64, event: NormalizedEvent)] {
+    func unacknowledged() throws(StorageError) -> [(rowID: Int64, event: NormalizedEvent)] {
         try store.read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT rowid, device_id, id, kind, ts, received_at, payload FROM events WHERE published = 0 ORDER BY rowid"
+            let watermark = try Int64.fetchOne(db, sql: "SELECT up_to_rowid FROM acknowledged") ?? 0
+            return try Row.fetchAll(
+                db, sql: "SELECT rowid, device_id, id, kind, ts, received_at, payload FROM events WHERE rowid > ? ORDER BY rowid",
+                arguments: [watermark]
             ).compactMap { row in
                 guard let kind = EventKind(rawValue: row["kind"]) else { return nil }
                 return (
@@ -81,11 +85,21 @@ final class IngestStore: Sendable {
         }
     }
 
-    /// Forgets published events received before `cutoff` (the de-duplication window).
-    func prune(receivedBefore cutoff: Timestamp) throws(StorageError) -> Int {
+    /// Notes the last row of the current hour, then forgets acknowledged events from hours before `cutoff`.
+    func prune(receivedBefore cutoff: Timestamp, now: Timestamp = .now()) throws(StorageError) -> Int {
         try store.write { db in
-            try db.execute(sql: "DELETE FROM events WHERE published = 1 AND received_at < ?", arguments: [cutoff.milliseconds])
-            return db.changesCount
+            let hour = now.milliseconds / 3_600_000 * 3_600_000
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO hour_marks VALUES (?, (SELECT coalesce(max(rowid), 0) FROM events))", arguments: [hour])
+            let watermark = try Int64.fetchOne(db, sql: "SELECT up_to_rowid FROM acknowledged") ?? 0
+            guard let last = try Int64.fetchOne(db, sql: "SELECT max(last_rowid) FROM hour_marks WHERE received_at < ?", arguments: [cutoff.milliseconds])
+            else { return 0 }
+            let limit = min(last, watermark)
+            try db.execute(sql: "DELETE FROM events WHERE rowid <= ?", arguments: [limit])
+            let removed = db.changesCount
+            try db.execute(
+                sql: "DELETE FROM hour_marks WHERE received_at < ? AND last_rowid <= ?", arguments: [cutoff.milliseconds, limit])
+            return removed
         }
     }
 

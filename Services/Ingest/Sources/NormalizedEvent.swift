@@ -15,22 +15,32 @@ struct NormalizedEvent: Sendable {
 }
 
 /// Builds normalised events: assigns ids (the device's own, or a deterministic hash) and encodes them.
+///
+/// The body is encoded once: its canonical JSON feeds the content hash, and the envelope fields
+/// (`id`, `deviceId`, `ts`, `receivedAt`, none of which needs escaping) are written in front of it.
 struct EventNormalizer {
     let encoder = GuardianJSON.encoder()
 
     /// `id`, when the device sent none: SHA-256 of device, kind, `ts` and the body's canonical JSON.
-    func contentId(deviceId: String, kind: EventKind, ts: Timestamp, body: some EventBody) throws -> String {
+    static func contentId(deviceId: String, kind: EventKind, ts: Timestamp, bodyJSON: Data) -> String {
         var hasher = SHA256()
         hasher.update("\(deviceId)\n\(kind.rawValue)\n\(ts.milliseconds)\n")
-        hasher.update(try encoder.encode(body))
+        hasher.update(bodyJSON)
         return hasher.finalize().prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 
     func make<Body: EventBody>(
         _ body: Body, deviceId: String, deviceEventId: String?, ts: Timestamp, receivedAt: Timestamp
     ) throws -> NormalizedEvent {
-        let id = try deviceEventId ?? contentId(deviceId: deviceId, kind: Body.kind, ts: ts, body: body)
-        let event = DeviceEvent(id: id, deviceId: deviceId, ts: ts, receivedAt: receivedAt, body: body)
-        return NormalizedEvent(kind: Body.kind, deviceId: deviceId, id: id, ts: ts, receivedAt: receivedAt, payload: try encoder.encode(event))
+        let bodyJSON = try encoder.encode(body)
+        let id = deviceEventId ?? Self.contentId(deviceId: deviceId, kind: Body.kind, ts: ts, bodyJSON: bodyJSON)
+        var payload = Data(#"{"id":"\#(id)","deviceId":"\#(deviceId)","ts":"\#(ts.rfc3339)","receivedAt":"\#(receivedAt.rfc3339)""#.utf8)
+        if bodyJSON.count > 2 {
+            payload.append(UInt8(ascii: ","))
+            payload.append(bodyJSON.dropFirst())
+        } else {
+            payload.append(UInt8(ascii: "}"))
+        }
+        return NormalizedEvent(kind: Body.kind, deviceId: deviceId, id: id, ts: ts, receivedAt: receivedAt, payload: payload)
     }
 }

@@ -1,0 +1,72 @@
+import Foundation
+import GuardianShared
+import GuardianTestSupport
+import MQTT
+
+/// Ingest throughput (accepted and republished, QoS 1) against the broker's raw relay rate for the
+/// same payloads, and the ingest process's idle resident memory.
+struct IngestBenchmark {
+    let executables: URL
+    let count = Int(ProcessInfo.processInfo.environment["GUARDIAN_BENCH_EVENTS"] ?? "") ?? 20_000
+
+    func run() async throws {
+        let broker = try TestBroker()
+        let data = try TemporaryDirectory()
+        print("== ingest (\(count) location events, QoS 1, one device per 100 events) ==")
+
+        let payloads = (0..<count).map { i in
+            Data(#"{"id": "b\#(i)", "ts": \#(1_795_000_000 + i), "lat": 48.85, "lon": 2.35, "acc": 10, "speed": 1.2}"#.utf8)
+        }
+        let meter = RelayMeter(broker: broker)
+        let raw = try await meter.measure(
+            publishTo: { "bench/raw/device-\($0 / 100)/location" }, payloads: payloads, filter: "bench/raw/#", expected: count)
+
+        let ingest = try ServiceProcess(
+            executable: executables.appendingPathComponent("ingest"),
+            environment: [
+                "GUARDIAN_MQTT_URL": broker.url, "GUARDIAN_DATA_DIR": data.url.path, "GUARDIAN_INSTANCE_ID": "bench",
+                "GUARDIAN_LOG_LEVEL": "warning",
+            ],
+            logFile: data.url.appendingPathComponent("ingest.log"))
+        defer { ingest.kill() }
+        try await waitOnline(broker: broker, service: "ingest")
+        try await Task.sleep(for: .seconds(2))
+        let idleRSS = ingest.residentBytes ?? 0
+
+        let ingested = try await meter.measure(
+            publishTo: { "guardian/devices/device-\($0 / 100)/location" }, payloads: payloads, filter: "guardian/events/#", expected: count)
+        let busyRSS = ingest.residentBytes ?? 0
+
+        let batches = stride(from: 0, to: count, by: 100).map { start in
+            Data(("[" + (start..<min(start + 100, count)).map { i in
+                #"{"id": "c\#(i)", "ts": \#(1_795_000_000 + i), "lat": 48.85, "lon": 2.35, "acc": 10}"#
+            }.joined(separator: ",") + "]").utf8)
+        }
+        let batched = try await meter.measure(
+            publishTo: { "guardian/devices/batcher-\($0)/location" }, payloads: batches, filter: "guardian/events/#", expected: count)
+
+        let ratio = ingested / raw
+        print(String(format: "raw broker relay        %10.0f msg/s   (baseline)", raw))
+        print(String(format: "ingest, single events   %10.0f events/s  ratio %.2f of raw relay   goal >= 0.50  %@", ingested, ratio, ratio >= 0.5 ? "met" : "NOT MET"))
+        print(String(format: "ingest, batches of 100  %10.0f events/s  ratio %.2f of raw relay", batched, batched / raw))
+        print(String(format: "ingest resident memory  idle %.1f MB, after load %.1f MB   goal idle < 30 MB  %@",
+                     Double(idleRSS) / 1_048_576, Double(busyRSS) / 1_048_576, idleRSS < 30 * 1_048_576 ? "met" : "NOT MET"))
+        ingest.kill()
+        broker.stop()
+    }
+
+    func waitOnline(broker: TestBroker, service: String) async throws {
+        let watcher = try await broker.connectedClient("bench-watch-\(service)")
+        let presence = try await MessageCollector(watcher, "guardian/services/\(service)/+")
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            if presence.objects.contains(where: { $0["status"] as? String == "online" }) {
+                await watcher.shutdown()
+                return
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        await watcher.shutdown()
+        throw BenchmarkError.notReady(service)
+    }
+}

@@ -1,0 +1,38 @@
+# Guardian: `make run` starts the whole system natively, `make test` runs the whole suite.
+SHELL := /bin/bash
+SWIFT ?= swift
+CONFIG ?= debug
+
+.PHONY: deps build run test bench compose-check clean stop
+
+## Install the Debian packages Guardian needs (only the missing ones).
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build -c $(CONFIG)
+
+## Build, start mosquitto (broker-config/) and every service; Ctrl-C stops them all.
+run: build
+	@GUARDIAN_BIN="$$($(SWIFT) build -c $(CONFIG) --show-bin-path)" scripts/run-local.sh
+
+## Stop a `make run` started elsewhere (e.g. in another terminal).
+stop:
+	@scripts/run-local.sh --stop
+
+## The whole suite: unit and integration tests over a real mosquitto, plus the compose check.
+test: deps
+	@scripts/check-compose.sh
+	@trap 'scripts/cleanup-test-brokers.sh' EXIT; $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
+
+## Benchmarks (release build): figures and ratios against baselines measured in the same run.
+bench: deps
+	$(SWIFT) build -c release --product guardian-bench
+	$(SWIFT) build -c release --product ingest
+	@trap 'scripts/cleanup-test-brokers.sh' EXIT; "$$($(SWIFT) build -c release --show-bin-path)/guardian-bench"
+
+compose-check:
+	@scripts/check-compose.sh
+
+clean:
+	rm -rf .build .run

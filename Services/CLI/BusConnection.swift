@@ -1,0 +1,20 @@
+import Foundation
+import GuardianShared
+import Logging
+import MQTT
+
+/// The CLI's MQTT connection, configured like a service (user `guardian-cli` unless overridden).
+enum BusConnection {
+    static func connect(clientSuffix: String) async throws -> (MQTTClient, Topics) {
+        let config = try GuardianConfig()
+        var logger = Logger(label: "guardian.cli")
+        logger.logLevel = .warning
+        var mqtt = try config.mqttConfiguration(service: "guardian-cli", will: nil)
+        mqtt.clientId = "guardian-cli-\(clientSuffix)-\(UUID().uuidString.prefix(8))"
+        mqtt.cleanStart = true
+        mqtt.sessionExpirySeconds = 0
+        let client = try MQTTClient(configuration: mqtt, logger: logger)
+        try await client.connect(timeout: .seconds(10))
+        return (client, Topics(prefix: config.topicPrefix))
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `guardian`: the operator's front door to a running Guardian.
+@main
+struct GuardianCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "guardian",
+        abstract: "Work with a running Guardian over its MQTT bus.",
+        discussion: "Connection settings come from GUARDIAN_MQTT_URL, GUARDIAN_MQTT_USERNAME (default guardian-cli) and GUARDIAN_MQTT_PASSWORD.",
+        subcommands: [TailCommand.self, VersionCommand.self])
+}

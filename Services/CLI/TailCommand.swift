@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import GuardianShared
+import MQTT
+
+/// `guardian tail`: prints messages of a topic family as they arrive, one readable line each.
+struct TailCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tail", abstract: "Print messages as they arrive (events, errors, services, or any MQTT filter).")
+
+    enum Family: String, ExpressibleByArgument, CaseIterable {
+        case events, errors, services, all
+    }
+
+    @Argument(help: "events, errors, services, all, or an MQTT topic filter.")
+    var family: String = "all"
+
+    @Option(help: "Only this device (events).")
+    var device: String?
+
+    @Flag(help: "Print raw JSON payloads.")
+    var json = false
+
+    func run() async throws {
+        let (client, topics) = try await BusConnection.connect(clientSuffix: "tail")
+        let filter: String
+        switch Family(rawValue: family) {
+        case .events: filter = device.map { "\(topics.prefix)/events/\($0)/+" } ?? topics.allEvents
+        case .errors: filter = topics.allErrors
+        case .services: filter = topics.allPresence
+        case .all: filter = "\(topics.prefix)/#"
+        case nil: filter = family
+        }
+        let subscription = try await client.subscribe(filter)
+        for await message in subscription {
+            FileHandle.standardOutput.write(Data((render(message) + "\n").utf8))
+        }
+    }
+
+    func render(_ message: MQTTMessage) -> String {
+        let text = String(decoding: message.payload, as: UTF8.self)
+        if json { return "\(message.topic) \(text)" }
+        guard let object = try? JSONSerialization.jsonObject(with: message.payload) as? [String: Any] else {
+            return "\(message.topic)  \(text.prefix(200))"
+        }
+        let time = (object["ts"] as? String).map { String($0.dropFirst(11).prefix(12)) } ?? "            "
+        let fields = object.keys.sorted().filter { !["ts", "id", "receivedAt", "deviceId"].contains($0) }
+            .map { "\($0)=\(describe(object[$0]!))" }.joined(separator: " ")
+        return "\(time)  \(message.topic)  \(fields)"
+    }
+
+    private func describe(_ value: Any) -> String {
+        switch value {
+        case let s as String: return s.contains(" ") ? "\"\(s)\"" : s
+        case let n as NSNumber: return "\(n)"
+        default:
+            let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])) ?? Data()
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+}
+
+struct VersionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "version", abstract: "Print Guardian's version.")
+    func run() { print(GuardianVersion.current) }
+}

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Runs Guardian natively: mosquitto with broker-config/ plus every service binary that exists,
+# logs under .run/logs, state under .run/. Ctrl-C (or `make stop`) stops everything cleanly.
+#
+# Environment: GUARDIAN_BIN (folder of the built executables), GUARDIAN_PORT (default 1883).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+run="$root/.run"
+lock="$run/run.pid"
+services=(ingest geofence timeline predictor command-router notifier)
+
+if [ "${1:-}" = "--stop" ]; then
+  if [ -f "$lock" ] && kill -0 "$(cat "$lock")" 2>/dev/null; then
+    kill -TERM "$(cat "$lock")" && echo "stopping Guardian (pid $(cat "$lock"))"
+  else
+    echo "Guardian is not running from this checkout"
+  fi
+  exit 0
+fi
+
+mkdir -p "$run/logs" "$run/broker" "$run/data"
+if [ -f "$lock" ] && kill -0 "$(cat "$lock")" 2>/dev/null; then
+  echo "Guardian is already running from this checkout (pid $(cat "$lock"), port $(cat "$run/port" 2>/dev/null || echo '?'))."
+  echo "Use it as it is, or stop it with Ctrl-C in its terminal or 'make stop'."
+  exit 1
+fi
+echo $$ > "$lock"
+
+bin="${GUARDIAN_BIN:-$root/.build/debug}"
+port="${GUARDIAN_PORT:-1883}"
+# Another broker (a system mosquitto, another checkout) on the port: take the next free one.
+while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
+echo "$port" > "$run/port"
+
+# The broker: the repository's config, with this machine's port and paths.
+conf="$run/mosquitto.conf"
+sed -e "s|^listener .*|listener $port 127.0.0.1|" \
+    -e "s|^password_file .*|password_file $root/broker-config/passwd|" \
+    -e "s|^acl_file .*|acl_file $root/broker-config/acl|" \
+    -e "s|^persistence_location .*|persistence_location $run/broker/|" \
+    -e "s|^log_dest .*|log_dest file $run/logs/mosquitto.log|" \
+    "$root/broker-config/mosquitto.conf" > "$conf"
+echo "user $(id -un)" >> "$conf"
+
+pids=()
+stop_all() {
+  trap - INT TERM EXIT
+  echo
+  echo "stopping Guardian…"
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill -TERM "${pids[$i]}" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -f "$lock"
+  echo "stopped."
+}
+trap stop_all INT TERM EXIT
+
+mosquitto -c "$conf" &
+pids+=($!)
+for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.05; done
+
+started=()
+for service in "${services[@]}"; do
+  [ -x "$bin/$service" ] || continue
+  GUARDIAN_MQTT_URL="mqtt://127.0.0.1:$port" \
+  GUARDIAN_MQTT_USERNAME="$service" \
+  GUARDIAN_MQTT_PASSWORD="$("$root/scripts/credential.sh" "$service")" \
+  GUARDIAN_DATA_DIR="$run/data" \
+  GUARDIAN_INSTANCE_ID="${GUARDIAN_INSTANCE_ID:-local}" \
+    "$bin/$service" >>"$run/logs/$service.log" 2>&1 &
+  pids+=($!)
+  started+=("$service")
+done
+
+pw() { "$root/scripts/credential.sh" "$1"; }
+cat <<TXT
+
+Guardian is running: mosquitto on 127.0.0.1:$port, services: ${started[*]:-none built}
+Logs: $run/logs/   State: $run/data/
+
+Watch events and errors (another terminal):
+  mosquitto_sub -p $port -u admin -P '$(pw admin)' -v -t 'guardian/events/#' -t 'guardian/errors/#' -t 'guardian/notifications/#'
+
+Publish a sample location as phone-alice:
+  mosquitto_pub -p $port -u phone-alice -P '$(pw phone-alice)' -q 1 -t guardian/devices/phone-alice/location -f samples/location.json
+
+More samples: samples/README.md. Ctrl-C stops everything.
+TXT
+
+# Show the services' logs here until stopped.
+tail -n 0 -F "$run"/logs/*.log &
+tailer=$!
+pids+=("$tailer")
+while true; do
+  for pid in "${pids[@]}"; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      echo "a Guardian process (pid $pid) exited; see $run/logs/" >&2
+      kill "$tailer" 2>/dev/null || true
+      exit 1
+    fi
+  done
+  sleep 1
+done
