@@ -51,6 +51,7 @@ stop_all() {
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
   rm -f "$lock"
   echo "stopped."
+  exit 0
 }
 trap stop_all INT TERM EXIT
 
@@ -75,7 +76,7 @@ pw() { "$root/scripts/credential.sh" "$1"; }
 cat <<TXT
 
 Guardian is running: mosquitto on 127.0.0.1:$port, services: ${started[*]:-none built}
-Logs: $run/logs/   State: $run/data/
+Logs: $run/logs/ (mosquitto.log, one per service)   State: $run/data/
 
 Watch events and errors (another terminal):
   mosquitto_sub -p $port -u admin -P '$(pw admin)' -v -t 'guardian/events/#' -t 'guardian/errors/#' -t 'guardian/notifications/#'
@@ -86,8 +87,10 @@ Publish a sample location as phone-alice:
 More samples: samples/README.md. Ctrl-C stops everything.
 TXT
 
-# Show the services' logs here until stopped.
-tail -n 0 -F "$run"/logs/*.log &
+# Show the services' logs here until stopped (the broker's is in $run/logs/mosquitto.log).
+service_logs=()
+for service in "${started[@]}"; do service_logs+=("$run/logs/$service.log"); done
+[ ${#service_logs[@]} -gt 0 ] && tail -n 0 -F "${service_logs[@]}" &
 tailer=$!
 pids+=("$tailer")
 while true; do
