@@ -8,6 +8,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "ingest", targets: ["ingest"]),
+        .executable(name: "geofence", targets: ["geofence"]),
+        .executable(name: "predictor", targets: ["predictor"]),
         .executable(name: "guardian", targets: ["guardian"]),
         .executable(name: "guardian-bench", targets: ["guardian-bench"]),
         .library(name: "MQTT", targets: ["MQTT"]),
@@ -53,9 +55,21 @@ let package = Package(
         .executableTarget(
             name: "ingest", dependencies: ["GuardianIngest"],
             path: "Services/Ingest/Main", swiftSettings: strict),
+        .target(
+            name: "GuardianGeofence", dependencies: ["GuardianShared"],
+            path: "Services/Geofence/Sources", swiftSettings: strict),
+        .executableTarget(
+            name: "geofence", dependencies: ["GuardianGeofence"],
+            path: "Services/Geofence/Main", swiftSettings: strict),
+        .target(
+            name: "GuardianPredictor", dependencies: ["GuardianShared"],
+            path: "Services/Predictor/Sources", swiftSettings: strict),
+        .executableTarget(
+            name: "predictor", dependencies: ["GuardianPredictor"],
+            path: "Services/Predictor/Main", swiftSettings: strict),
         .executableTarget(
             name: "guardian", dependencies: [
-                "GuardianShared",
+                "GuardianShared", "GuardianPredictor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], path: "Services/CLI", swiftSettings: strict),
 
@@ -66,7 +80,7 @@ let package = Package(
             path: "Tests/Support", swiftSettings: strict),
         .executableTarget(
             name: "guardian-bench", dependencies: [
-                "GuardianTestSupport", "GuardianIngest", "MQTT",
+                "GuardianTestSupport", "GuardianIngest", "GuardianGeofence", "GuardianPredictor", "MQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], path: "Benchmarks", swiftSettings: strict),
 
@@ -76,6 +90,12 @@ let package = Package(
         .testTarget(
             name: "MQTTTests", dependencies: ["MQTT", "GuardianTestSupport"],
             path: "Tests/MQTTTests", swiftSettings: strict),
+        .testTarget(
+            name: "GeofenceTests", dependencies: ["GuardianGeofence", "GuardianTestSupport"],
+            path: "Tests/GeofenceTests", swiftSettings: strict),
+        .testTarget(
+            name: "PredictorTests", dependencies: ["GuardianPredictor", "GuardianTestSupport"],
+            path: "Tests/PredictorTests", swiftSettings: strict),
         .testTarget(
             name: "IngestTests", dependencies: ["GuardianIngest", "GuardianTestSupport"],
             path: "Tests/IngestTests", swiftSettings: strict),

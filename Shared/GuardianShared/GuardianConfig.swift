@@ -92,5 +92,11 @@ public struct GuardianConfig: Sendable {
 public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
     public var key: String
     public var reason: String
+
+    public init(key: String, reason: String) {
+        self.key = key
+        self.reason = reason
+    }
+
     public var description: String { "\(key) \(reason)" }
 }

@@ -174,6 +174,7 @@ struct IngestIntegrationTests {
         await h.events.wait(for: 5)
         let location = try #require(h.eventObjects("alice-iphone", .location).first)
         #expect(location["speed"] as? Double == 10 && location["course"] as? Double == 90 && location["ts"] as? String == "2026-11-18T11:06:40.000Z")
+        #expect(location["ownTracks"] as? [String: String] == ["user": "alice", "device": "iphone"])
         let state = try #require(h.eventObjects("alice-iphone", .state).first)
         #expect(state["batteryLevel"] as? Double == 0.55 && state["batteryState"] as? String == "charging" && state["network"] as? String == "wifi")
         #expect(h.eventObjects("alice-iphone", .motion).first?["activity"] as? String == "walking")

@@ -42,7 +42,7 @@ struct IngestUnitTests {
         guard case .location(let ts, let location, let state, let motion) = try JSONDecoder().decode(OwnTracksEnvelope.self, from: Data(json.utf8)).message
         else { Issue.record("not a location"); return }
         #expect(ts == Timestamp(secondsSinceEpoch: 1_795_420_116))
-        #expect(location == Location(lat: 52.5, lon: 13.4, acc: 20, alt: 34, speed: 5, course: 0))
+        #expect(location == Location(lat: 52.5, lon: 13.4, acc: 20, alt: 34, speed: 5, course: 0, ownTracks: nil))
         #expect(state == DeviceState(batteryLevel: 1, batteryState: .full, network: .cellular))
         #expect(motion == Motion(activity: .automotive))
         let bare = try JSONDecoder().decode(OwnTracksEnvelope.self, from: Data(#"{"_type":"location","lat":1,"lon":2,"tst":1795420116}"#.utf8))

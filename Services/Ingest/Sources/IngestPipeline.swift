@@ -12,7 +12,7 @@ public final class IngestPipeline: Sendable {
     let runtime: BusRuntime
     let store: IngestStore
     let normalizer = Mutex(EventNormalizer())
-    let decoder = Mutex(JSONDecoder())
+    let decoder = JSONDecoder()
     /// What was republished and what the broker acknowledged, flushed to the store as a watermark.
     let outbox = Mutex(Outbox())
 
@@ -83,11 +83,13 @@ public final class IngestPipeline: Sendable {
     }
 
     /// Decodes one object or a batch of them; returns the items in upload order with their failures.
-    private func decodeItems<Item: Decodable & Sendable>(_ payload: Data, _: Item.Type) throws -> ([(Int, Item)], [ContractViolation], Int) {
+    private func decodeItems<Item: Decodable & Sendable>(
+        _ payload: Data, _: Item.Type, using json: JSONDecoder? = nil
+    ) throws -> ([(Int, Item)], [ContractViolation], Int) {
         guard let first = payload.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else {
             throw ContractViolation("empty payload; expected a JSON object or an array of objects")
         }
-        let json = decoder.withLock { $0 }
+        let json = json ?? decoder
         switch first {
         case UInt8(ascii: "{"):
             do {
@@ -172,7 +174,10 @@ public final class IngestPipeline: Sendable {
         guard Identifier.isValid(deviceId) else {
             throw ContractViolation(field: "topic", "OwnTracks user and device must form an id of [A-Za-z0-9_-]{1,64}")
         }
-        let (items, failures, total) = try decodeItems(message.payload, OwnTracksEnvelope.self)
+        let origin = OwnTracksOrigin(user: String(levels[1]), device: String(levels[2]))
+        let json = JSONDecoder()
+        json.userInfo = [.ownTracksOrigin: origin]
+        let (items, failures, total) = try decodeItems(message.payload, OwnTracksEnvelope.self, using: json)
         var events: [NormalizedEvent] = []
         try normalizer.withLock { n in
             for (_, envelope) in items {

@@ -9,7 +9,7 @@ enum OwnTracksMessage {
     /// Another `_type` (waypoints, card, status, …): valid OwnTracks traffic Guardian does not use.
     case ignored(type: String)
 
-    static func decode(from decoder: any Decoder) throws -> OwnTracksMessage {
+    static func decode(from decoder: any Decoder, origin: OwnTracksOrigin?) throws -> OwnTracksMessage {
         let c = try decoder.container(keyedBy: AnyKey.self)
         let type = try c.decode(String.self, forKey: AnyKey("_type"))
         switch type {
@@ -21,7 +21,8 @@ enum OwnTracksMessage {
                 acc: try c.optionalNumber(AnyKey("acc"), in: 0...1e7),
                 alt: try c.optionalNumber(AnyKey("alt"), in: -1e5...1e6),
                 speed: try c.optionalNumber(AnyKey("vel"), in: 0...1e5).map { $0 / 3.6 },
-                course: try c.optionalNumber(AnyKey("cog"), in: 0...360).map { $0.truncatingRemainder(dividingBy: 360) })
+                course: try c.optionalNumber(AnyKey("cog"), in: 0...360).map { $0.truncatingRemainder(dividingBy: 360) },
+                ownTracks: origin)
             var state = DeviceState(
                 batteryLevel: try c.optionalNumber(AnyKey("batt"), in: 0...100).map { $0 / 100 },
                 batteryState: try c.optionalNumber(AnyKey("bs"), in: 0...3).map { batteryState(Int($0)) },
@@ -67,8 +68,15 @@ enum OwnTracksMessage {
     }
 }
 
-/// Decodable wrapper so `JSONDecoder` can produce an `OwnTracksMessage`.
+/// Decodable wrapper so `JSONDecoder` can produce an `OwnTracksMessage`; the topic's user and device
+/// come in through `userInfo[.ownTracksOrigin]`.
 struct OwnTracksEnvelope: Decodable {
     var message: OwnTracksMessage
-    init(from decoder: any Decoder) throws { message = try OwnTracksMessage.decode(from: decoder) }
+    init(from decoder: any Decoder) throws {
+        message = try OwnTracksMessage.decode(from: decoder, origin: decoder.userInfo[.ownTracksOrigin] as? OwnTracksOrigin)
+    }
+}
+
+extension CodingUserInfoKey {
+    static let ownTracksOrigin = CodingUserInfoKey(rawValue: "guardian.ownTracksOrigin")!
 }

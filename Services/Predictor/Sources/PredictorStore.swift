@@ -1,0 +1,72 @@
+import Foundation
+import GRDB
+import GuardianShared
+import Logging
+
+/// The predictor's store: the context it learned (budgets, time zones, regret rates), the last
+/// model accepted from the topic, and the outbox.
+final class PredictorStore: Sendable {
+    let store: ServiceStore
+
+    static let migrations: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE budgets (device_id TEXT PRIMARY KEY, utilization REAL NOT NULL, ts INTEGER NOT NULL);
+                    CREATE TABLE time_zones (device_id TEXT PRIMARY KEY, identifier TEXT NOT NULL);
+                    CREATE TABLE regret_rates (zone_id TEXT PRIMARY KEY, rate REAL NOT NULL);
+                    CREATE TABLE topic_model (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), version TEXT NOT NULL, model BLOB NOT NULL);
+                    """)
+        }
+        DurableOutbox.register(in: &migrator)
+        return migrator
+    }()
+
+    init(config: GuardianConfig, logger: Logger) throws(StorageError) {
+        store = try ServiceStore(service: "predictor", config: config, migrations: PredictorStore.migrations, logger: logger)
+    }
+
+    func loadContext() throws(StorageError) -> DeviceContext {
+        try store.read { db in
+            var context = DeviceContext()
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM budgets") {
+                context.budgets[row["device_id"]] = (row["utilization"], Timestamp(milliseconds: row["ts"]))
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM time_zones") {
+                if let zone = TimeZone(identifier: row["identifier"]) { context.timeZones[row["device_id"]] = zone }
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM regret_rates") { context.regretRates[row["zone_id"]] = row["rate"] }
+            return context
+        }
+    }
+
+    func saveBudget(deviceId: String, utilization: Double, ts: Timestamp) throws(StorageError) {
+        try store.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO budgets VALUES (?, ?, ?)", arguments: [deviceId, utilization, ts.milliseconds])
+        }
+    }
+
+    func saveTimeZone(deviceId: String, identifier: String) throws(StorageError) {
+        try store.write { db in try db.execute(sql: "INSERT OR REPLACE INTO time_zones VALUES (?, ?)", arguments: [deviceId, identifier]) }
+    }
+
+    func saveRegretRate(zoneId: String, rate: Double?) throws(StorageError) {
+        try store.write { db in
+            if let rate {
+                try db.execute(sql: "INSERT OR REPLACE INTO regret_rates VALUES (?, ?)", arguments: [zoneId, rate])
+            } else {
+                try db.execute(sql: "DELETE FROM regret_rates WHERE zone_id = ?", arguments: [zoneId])
+            }
+        }
+    }
+
+    /// The last model message accepted from the topic (validated again before use).
+    func topicModel() throws(StorageError) -> Data? {
+        try store.read { db in try Data.fetchOne(db, sql: "SELECT model FROM topic_model") }
+    }
+
+    func saveTopicModel(_ message: Data, version: String) throws(StorageError) {
+        try store.write { db in try db.execute(sql: "INSERT OR REPLACE INTO topic_model VALUES (1, ?, ?)", arguments: [version, message]) }
+    }
+}
