@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "ingest", targets: ["ingest"]),
         .executable(name: "geofence", targets: ["geofence"]),
         .executable(name: "predictor", targets: ["predictor"]),
+        .executable(name: "notifier", targets: ["notifier"]),
         .executable(name: "guardian", targets: ["guardian"]),
         .executable(name: "guardian-bench", targets: ["guardian-bench"]),
         .library(name: "MQTT", targets: ["MQTT"]),
@@ -67,6 +68,12 @@ let package = Package(
         .executableTarget(
             name: "predictor", dependencies: ["GuardianPredictor"],
             path: "Services/Predictor/Main", swiftSettings: strict),
+        .target(
+            name: "GuardianNotifier", dependencies: ["GuardianShared"],
+            path: "Services/Notifier/Sources", swiftSettings: strict),
+        .executableTarget(
+            name: "notifier", dependencies: ["GuardianNotifier"],
+            path: "Services/Notifier/Main", swiftSettings: strict),
         .executableTarget(
             name: "guardian", dependencies: [
                 "GuardianShared", "GuardianPredictor",
@@ -80,7 +87,7 @@ let package = Package(
             path: "Tests/Support", swiftSettings: strict),
         .executableTarget(
             name: "guardian-bench", dependencies: [
-                "GuardianTestSupport", "GuardianIngest", "GuardianGeofence", "GuardianPredictor", "MQTT",
+                "GuardianTestSupport", "GuardianIngest", "GuardianGeofence", "GuardianPredictor", "GuardianNotifier", "MQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], path: "Benchmarks", swiftSettings: strict),
 
@@ -93,6 +100,9 @@ let package = Package(
         .testTarget(
             name: "GeofenceTests", dependencies: ["GuardianGeofence", "GuardianTestSupport"],
             path: "Tests/GeofenceTests", swiftSettings: strict),
+        .testTarget(
+            name: "NotifierTests", dependencies: ["GuardianNotifier", "GuardianTestSupport"],
+            path: "Tests/NotifierTests", swiftSettings: strict),
         .testTarget(
             name: "PredictorTests", dependencies: ["GuardianPredictor", "GuardianTestSupport"],
             path: "Tests/PredictorTests", swiftSettings: strict),

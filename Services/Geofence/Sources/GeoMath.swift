@@ -9,9 +9,6 @@ public enum GeoMath {
     /// Mean Earth radius (IUGG), metres.
     public static let earthRadius = 6_371_008.8
 
-    /// Half the Earth's circumference: the largest great-circle distance, metres.
-    public static let maxDistance = Double.pi * earthRadius
-
     static let radiansPerDegree = Double.pi / 180
 
     /// Haversine great-circle distance in metres.
@@ -46,14 +43,15 @@ public enum GeoMath {
     }
 
     /// The squared straight-line (chord) length between unit vectors `meters` apart on the sphere;
-    /// `.infinity` from half the circumference on, so every point is within.
+    /// `.infinity` from half the circumference on, so every point is within; negative (nothing is
+    /// within) for negative distances and NaN.
     public static func chordSquared(forDistance meters: Double) -> Double {
         chordSquared(forAngle: meters / earthRadius)
     }
 
     /// The squared chord length of a central angle in radians (`.infinity` from π on).
     static func chordSquared(forAngle angle: Double) -> Double {
-        guard angle < .pi else { return .infinity }
+        if angle >= .pi { return .infinity }
         guard angle > 0 else { return angle == 0 ? 0 : -1 }
         let halfChord = sin(angle / 2)
         return 4 * halfChord * halfChord

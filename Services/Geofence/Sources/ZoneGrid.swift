@@ -4,14 +4,14 @@ import Foundation
 /// sphere, one per radius class.
 ///
 /// A zone belongs to the class of its radius plus `slackMeters`; class k holds effective radii up
-/// to `baseRadius · 2^k`, and its cells are `cellsPerRadius` times that wide. A zone is listed in
+/// to `baseRadius · 4^k`, and its cells are `cellsPerRadius` times that wide. A zone is listed in
 /// every cell of its class that meets the bounding box of its cap widened by the slack, so the
 /// one cell holding a point, per class, lists every zone that contains the point with any margin
 /// up to the slack.
 struct ZoneGrid: Sendable {
     static let baseRadius = 64.0
     static let cellsPerRadius = 4.0
-    static let classCount = 20
+    static let classCount = 10
     /// Bits of each cell coordinate in a cell's 64-bit code.
     private static let coordinateBits: UInt64 = 19
     /// Widening of every box, in unit-sphere lengths (about 0.6 mm), against rounding.
@@ -28,7 +28,7 @@ struct ZoneGrid: Sendable {
         var angles: [Double] = []
         var inverse: [Double] = []
         for k in 0..<Self.classCount {
-            let radius = Self.baseRadius * Double(1 << k)
+            let radius = Self.baseRadius * Double(1 << (2 * k))
             angles.append(k == Self.classCount - 1 ? .infinity : radius / GeoMath.earthRadius)
             inverse.append(GeoMath.earthRadius / (Self.cellsPerRadius * radius))
         }

@@ -70,7 +70,7 @@ extension ZoneIndex {
     }
 
     /// Margins beyond the slack: every cell within `margin - slack` of the point, de-duplicated,
-    /// or a scan of every zone when that would touch more cells than there are zones.
+    /// or a scan of every zone when that is cheaper (a cell costs about as much as 16 zones).
     private func visitContainingWide(_ p: SIMD3<Double>, angleMargin: Double, _ visit: (Int, SIMD3<Double>) -> Void) {
         func isWithin(_ slot: Int) -> Bool {
             let d = p - zones[slot].centre
@@ -82,7 +82,7 @@ extension ZoneIndex {
             return total + side * side
         }
         var found: [Int] = []
-        if columns > Double(count) {
+        if columns * 16 > Double(count) {
             for slot in 0..<zones.count where isWithin(slot) && isLive(slot) { found.append(slot) }
         } else {
             for radiusClass in activeClasses {

@@ -4,7 +4,7 @@
 /// Centres are unit vectors, so containment is a chord-length test with no special case at the
 /// poles or the antimeridian, and agrees with the haversine distance up to rounding (nanometres).
 /// Zones sit in hashed 3D grids, one per radius class (`ZoneGrid`), and in an octree of centres
-/// (`CentreOctree`) for nearest-zone searches. About 100 bytes a zone.
+/// (`CentreOctree`) for nearest-zone searches. About 110 bytes a zone.
 public struct ZoneIndex: Sendable {
     struct Zone: Sendable, Equatable {
         var x, y, z: Double

@@ -1,0 +1,4 @@
+import GuardianNotifier
+import GuardianShared
+
+await ServiceMain.run(name: NotifierService.name) { config, logger in try NotifierService(config: config, logger: logger) }

@@ -1,0 +1,29 @@
+import Foundation
+import GuardianShared
+
+/// The words a person reads.
+enum NotificationText {
+    static func nudge(_ prediction: Prediction, zoneName: String?) -> (title: String, body: String) {
+        let place = prediction.merchant ?? zoneName ?? "a shop you flagged"
+        let percent = Int((prediction.probability * 100).rounded())
+        return ("Careful at \(place)", "You're near \(place): \(percent)% chance you'd regret a purchase here.")
+    }
+
+    static func reply(_ reply: CommandReply) -> (title: String, body: String) {
+        switch reply.status {
+        case .accepted: return ("Done", reply.summary)
+        case .rejected: return ("Not done", reply.reason.map { "\(reply.summary) (\($0))" } ?? reply.summary)
+        case .clarify: return ("Can you clarify?", reply.summary)
+        }
+    }
+
+    static func status(_ status: ChildStatus, childName: String) -> (title: String, body: String) {
+        ("\(childName)'s device", status.message)
+    }
+
+    static func ack(_ ack: CommandAck, childName: String) -> (title: String, body: String) {
+        ack.ok
+            ? ("\(childName)'s device applied your command", "Command \(ack.commandId) is in effect.")
+            : ("\(childName)'s device could not apply your command", ack.error ?? "Command \(ack.commandId) failed.")
+    }
+}

@@ -1,0 +1,270 @@
+import Foundation
+import GRDB
+import GuardianShared
+import Logging
+import MQTT
+import ServiceLifecycle
+import Synchronization
+
+/// The notifier: nudges, command outcomes and child status changes turned into notifications that
+/// respect each person's threshold, quiet hours and limits, delivered once on
+/// `guardian/notifications/{recipientId}` and, where configured, to a webhook.
+public final class NotifierService: Service, Sendable {
+    public static let name = "notifier"
+
+    struct State {
+        var families = FamilyDirectory()
+        var preferences: [String: UserPreferences] = [:]
+        var timeZones: [String: TimeZone] = [:]
+    }
+
+    let runtime: BusRuntime
+    let store: NotifierStore
+    let outbox: DurableOutbox
+    let rules: NotificationRules
+    let clock: NotifierClock
+    let state = Mutex(State())
+
+    public init(config: GuardianConfig, logger: Logger, clock: NotifierClock = .system) throws {
+        runtime = try BusRuntime(service: Self.name, config: config, logger: logger)
+        store = try NotifierStore(config: config, logger: runtime.logger)
+        outbox = DurableOutbox(store: store.store, client: runtime.client, logger: runtime.logger)
+        var rules = NotificationRules()
+        if let minutes = config.environment["GUARDIAN_NOTIFIER_ZONE_COOLDOWN_MINUTES"], !minutes.isEmpty {
+            guard let value = Double(minutes), value >= 0 else {
+                throw ConfigurationError(key: "GUARDIAN_NOTIFIER_ZONE_COOLDOWN_MINUTES", reason: "must be a number of minutes, got '\(minutes)'")
+            }
+            rules.zoneCooldown = value * 60
+        }
+        self.rules = rules
+        self.clock = clock
+    }
+
+    public var counters: Counters { runtime.counters }
+
+    public func run() async throws {
+        // Routing state as last seen, so queued messages are routed before the retained ones arrive again.
+        for (topic, payload) in try store.retainedState() { applyRetained(topic: topic, payload: payload) }
+        try outbox.replay()
+        let prefix = runtime.topics.prefix
+        try await runtime.client.subscribe(Topics.shared(Self.name, "\(prefix)/predictions/+")) { [self] in handlePrediction($0) }
+        try await runtime.client.subscribe(Topics.shared(Self.name, "\(prefix)/parents/+/replies")) { [self] in handleReply($0) }
+        try await runtime.client.subscribe(Topics.shared(Self.name, "\(prefix)/children/+/status")) { [self] in handleStatus($0) }
+        try await runtime.client.subscribe(Topics.shared(Self.name, "\(prefix)/children/+/ack")) { [self] in handleAck($0) }
+        for filter in ["\(prefix)/families/+", "\(prefix)/users/+/preferences", runtime.topics.events(kind: .profile)] {
+            try await runtime.client.subscribe(filter) { [self] in handleRetained($0) }
+        }
+        try await runtime.start()
+
+        var dispatcher = WebhookDispatcher(store: store.store, logger: runtime.logger, counters: runtime.counters)
+        if let ms = runtime.config.environment["GUARDIAN_NOTIFIER_WEBHOOK_BASE_DELAY_MS"].flatMap(Double.init), ms > 0 {
+            dispatcher.baseDelay = ms / 1000
+        }
+        let webhooks = dispatcher
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [outbox] in await outbox.runFlushing() }
+            group.addTask { await webhooks.run() }
+            group.addTask { [self] in
+                while !Task.isCancelled {
+                    releaseHeld()
+                    try? await Task.sleep(for: .milliseconds(500))
+                }
+            }
+            await runtime.runUntilShutdown()
+            group.cancelAll()
+        }
+        await runtime.stop()
+        outbox.flush()
+    }
+
+    public func crash() async { await runtime.crash() }
+
+    // MARK: Sources
+
+    func handlePrediction(_ message: MQTTMessage) {
+        guard let deviceId = topicId(message, at: 1), let prediction: Prediction = decode(message) else { return }
+        guard prediction.deviceId == deviceId else { return reject(message, "deviceId does not match the topic") }
+        let now = clock.now()
+        let (preferences, zone) = state.withLock { ($0.preferences[deviceId], timeZone(for: deviceId, in: $0)) }
+        let history = (try? store.nudgeHistory(recipient: deviceId, zoneId: prediction.zoneId, now: now)) ?? (lastHour: 0, lastForZone: nil)
+        let decision = rules.nudge(
+            probability: prediction.probability, defaultThreshold: prediction.threshold, zoneId: prediction.zoneId, preferences: preferences,
+            timeZone: zone, now: now, nudgesInLastHour: history.lastHour, lastNudgeForZone: history.lastForZone)
+        let (title, body) = NotificationText.nudge(prediction, zoneName: nil)
+        let notification = UserNotification(
+            id: "nudge-\(prediction.id)", ts: now, kind: .spendingNudge, title: title, body: body,
+            priority: prediction.riskLevel == .high ? .high : .normal,
+            data: [
+                "deviceId": .string(deviceId), "zoneId": .string(prediction.zoneId), "probability": .number(prediction.probability),
+                "riskLevel": .string(prediction.riskLevel.rawValue), "predictionId": .string(prediction.id),
+            ].merging(prediction.merchant.map { ["merchant": .string($0)] } ?? [:]) { a, _ in a })
+        dispatch(notification, to: [deviceId], decision: decision, zoneId: prediction.zoneId, preferences: [deviceId: preferences], source: message)
+    }
+
+    func handleReply(_ message: MQTTMessage) {
+        guard let userId = topicId(message, at: 1), let reply: CommandReply = decode(message) else { return }
+        let (title, body) = NotificationText.reply(reply)
+        let notification = UserNotification(
+            id: "reply-\(reply.commandId)-\(reply.status.rawValue)", ts: clock.now(), kind: .commandReply, title: title, body: body,
+            priority: reply.status == .accepted ? .low : .normal,
+            data: ["commandId": .string(reply.commandId), "status": .string(reply.status.rawValue)])
+        deliverRouted(notification, to: [userId], source: message)
+    }
+
+    func handleStatus(_ message: MQTTMessage) {
+        guard let deviceId = topicId(message, at: 1), !message.payload.isEmpty, let status: ChildStatus = decode(message) else { return }
+        let (parents, name) = state.withLock { ($0.families.parents(of: deviceId), $0.families.name(of: deviceId)) }
+        guard !parents.isEmpty else { return runtime.counters.increment("statusWithoutFamily") }
+        let (title, body) = NotificationText.status(status, childName: name)
+        let notification = UserNotification(
+            id: "status-\(deviceId)-\(status.ts.milliseconds)", ts: clock.now(), kind: .status, title: title, body: body, priority: .normal,
+            data: ["deviceId": .string(deviceId), "message": .string(status.message)])
+        deliverRouted(notification, to: parents, source: message)
+    }
+
+    func handleAck(_ message: MQTTMessage) {
+        guard let deviceId = topicId(message, at: 1), let ack: CommandAck = decode(message) else { return }
+        let (parents, name) = state.withLock { ($0.families.parents(of: deviceId), $0.families.name(of: deviceId)) }
+        guard !parents.isEmpty else { return runtime.counters.increment("ackWithoutFamily") }
+        let (title, body) = NotificationText.ack(ack, childName: name)
+        let notification = UserNotification(
+            id: "ack-\(deviceId)-\(ack.commandId)", ts: clock.now(), kind: .commandReply, title: title, body: body, priority: ack.ok ? .low : .normal,
+            data: ["deviceId": .string(deviceId), "commandId": .string(ack.commandId), "ok": .bool(ack.ok)])
+        deliverRouted(notification, to: parents, source: message)
+    }
+
+    /// Families, preferences and profiles: kept (and stored) to route and filter.
+    func handleRetained(_ message: MQTTMessage) {
+        guard applyRetained(topic: message.topic, payload: message.payload, report: message) else { return }
+        try? store.saveRetained(topic: message.topic, payload: message.payload)
+    }
+
+    @discardableResult
+    private func applyRetained(topic: String, payload: Data, report: MQTTMessage? = nil) -> Bool {
+        guard let levels = runtime.topics.levels(of: topic), levels.count >= 2, Identifier.isValid(levels[1]) else { return false }
+        let id = String(levels[1])
+        do {
+            switch (levels[0], levels.count) {
+            case ("families", 2):
+                let family = payload.isEmpty ? nil : try JSONDecoder().decode(Family.self, from: payload)
+                state.withLock { $0.families.set(family, id: id) }
+            case ("users", 3):
+                let preferences = payload.isEmpty ? nil : try JSONDecoder().decode(UserPreferences.self, from: payload)
+                state.withLock { $0.preferences[id] = preferences }
+            case ("events", 3):
+                let profile = try JSONDecoder().decode(DeviceEvent<DeviceProfile>.self, from: payload)
+                state.withLock { $0.timeZones[id] = profile.body.timeZone }
+            default:
+                return false
+            }
+            return true
+        } catch {
+            if let report { reject(report, ContractViolation.from(error).description) }
+            return false
+        }
+    }
+
+    // MARK: Delivery
+
+    private func deliverRouted(_ notification: UserNotification, to recipients: [String], source: MQTTMessage) {
+        let now = clock.now()
+        for recipient in recipients {
+            let (preferences, zone) = state.withLock { ($0.preferences[recipient], timeZone(for: recipient, in: $0)) }
+            let decision = rules.other(priority: notification.priority, preferences: preferences, timeZone: zone, now: now)
+            dispatch(notification, to: [recipient], decision: decision, zoneId: nil, preferences: [recipient: preferences], source: source)
+        }
+    }
+
+    private func dispatch(
+        _ notification: UserNotification, to recipients: [String], decision: NotificationRules.Decision, zoneId: String?,
+        preferences: [String: UserPreferences?], source: MQTTMessage
+    ) {
+        if case .drop(let reason) = decision {
+            runtime.counters.increment("dropped")
+            runtime.logger.debug("notification dropped", metadata: ["notification.id": "\(notification.id)", LogKey.reason: "\(reason)"])
+            return
+        }
+        let now = clock.now()
+        do {
+            let (staged, fresh) = try store.store.write { db -> ([DurableOutbox.Staged], Int) in
+                var staged: [DurableOutbox.Staged] = []
+                var fresh = 0
+                for recipient in recipients {
+                    let deliverNow = decision == .deliver
+                    guard try store.record(notification, recipient: recipient, zoneId: zoneId, delivered: deliverNow, at: now, in: db) else { continue }
+                    fresh += 1
+                    if case .hold(let until) = decision {
+                        try store.hold(notification, recipient: recipient, until: until, in: db)
+                    } else {
+                        staged.append(try stageDelivery(notification, recipient: recipient, webhook: preferences[recipient]??.webhookUrl, at: now, in: db))
+                    }
+                }
+                return (staged, fresh)
+            }
+            runtime.counters.increment("duplicates", by: recipients.count - fresh)
+            runtime.counters.increment(decision == .deliver ? "delivered" : "held", by: fresh)
+            outbox.send(staged)
+        } catch {
+            runtime.logger.error("cannot record notification", metadata: [LogKey.error: "\(error)"])
+            reject(source, "not stored: \(error)")
+        }
+    }
+
+    private func stageDelivery(_ notification: UserNotification, recipient: String, webhook: String?, at now: Timestamp, in db: Database) throws
+        -> DurableOutbox.Staged
+    {
+        let payload = GuardianJSON.encode(notification)
+        if let webhook {
+            let body = GuardianJSON.encode(["recipient": JSONObject.string(recipient), "notification": try JSONDecoder().decode(JSONObject.self, from: payload)])
+            try store.queueWebhook(url: webhook, body: body, at: .now(), in: db)
+        }
+        return try outbox.stage(MQTTOutgoing(topic: "\(runtime.topics.prefix)/notifications/\(recipient)", payload: payload), in: db)
+    }
+
+    /// Delivers notifications whose quiet hours are over.
+    func releaseHeld() {
+        let now = clock.now()
+        guard let due = try? store.due(now: now), !due.isEmpty else { return }
+        for (recipient, notification) in due {
+            let webhook = state.withLock { $0.preferences[recipient]?.webhookUrl }
+            do {
+                let staged = try store.store.write { db in
+                    try store.release(recipient: recipient, id: notification.id, in: db)
+                    return try stageDelivery(notification, recipient: recipient, webhook: webhook, at: now, in: db)
+                }
+                outbox.send([staged])
+                runtime.counters.increment("released")
+            } catch {
+                runtime.logger.error("cannot release a held notification", metadata: [LogKey.error: "\(error)"])
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    private func timeZone(for recipient: String, in state: State) -> TimeZone {
+        state.preferences[recipient]?.timezone.flatMap(TimeZone.init(identifier:)) ?? state.timeZones[recipient] ?? TimeZone(identifier: "UTC")!
+    }
+
+    /// The id at `index` among the topic's levels after the prefix (e.g. `predictions/{id}`).
+    private func topicId(_ message: MQTTMessage, at index: Int) -> String? {
+        guard let levels = runtime.topics.levels(of: message.topic), levels.count > index, Identifier.isValid(levels[index]) else {
+            reject(message, "topic id must match [A-Za-z0-9_-]{1,64}")
+            return nil
+        }
+        return String(levels[index])
+    }
+
+    private func decode<T: Decodable>(_ message: MQTTMessage) -> T? {
+        do {
+            return try JSONDecoder().decode(T.self, from: message.payload)
+        } catch {
+            reject(message, ContractViolation.from(error).description)
+            return nil
+        }
+    }
+
+    private func reject(_ message: MQTTMessage, _ reason: String) {
+        runtime.reportError(topic: message.topic, reason: reason, payload: message.payload)
+    }
+}

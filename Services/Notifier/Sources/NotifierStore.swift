@@ -1,0 +1,91 @@
+import Foundation
+import GRDB
+import GuardianShared
+import Logging
+
+/// The notifier's store: the retained state it routes by, the history that makes delivery
+/// exactly-once in effect, notifications held for quiet hours, the webhook queue and the outbox.
+final class NotifierStore: Sendable {
+    let store: ServiceStore
+
+    static let migrations: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE retained_state (topic TEXT PRIMARY KEY, payload BLOB NOT NULL);
+                    CREATE TABLE history (
+                        recipient TEXT NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL, zone_id TEXT,
+                        at INTEGER NOT NULL, delivered INTEGER NOT NULL,
+                        PRIMARY KEY (recipient, id)
+                    );
+                    CREATE INDEX history_recent ON history(recipient, kind, at);
+                    CREATE TABLE held (recipient TEXT NOT NULL, id TEXT NOT NULL, payload BLOB NOT NULL, release_at INTEGER NOT NULL,
+                        PRIMARY KEY (recipient, id));
+                    CREATE TABLE webhooks (seq INTEGER PRIMARY KEY AUTOINCREMENT, url TEXT NOT NULL, body BLOB NOT NULL,
+                        attempts INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL);
+                    """)
+        }
+        DurableOutbox.register(in: &migrator)
+        return migrator
+    }()
+
+    init(config: GuardianConfig, logger: Logger) throws(StorageError) {
+        store = try ServiceStore(service: "notifier", config: config, migrations: NotifierStore.migrations, logger: logger)
+    }
+
+    func retainedState() throws(StorageError) -> [(topic: String, payload: Data)] {
+        try store.read { db in try Row.fetchAll(db, sql: "SELECT topic, payload FROM retained_state").map { ($0["topic"], $0["payload"]) } }
+    }
+
+    func saveRetained(topic: String, payload: Data) throws(StorageError) {
+        try store.write { db in
+            if payload.isEmpty {
+                try db.execute(sql: "DELETE FROM retained_state WHERE topic = ?", arguments: [topic])
+            } else {
+                try db.execute(sql: "INSERT OR REPLACE INTO retained_state VALUES (?, ?)", arguments: [topic, payload])
+            }
+        }
+    }
+
+    /// Records a notification; false when this recipient already had it.
+    func record(_ notification: UserNotification, recipient: String, zoneId: String?, delivered: Bool, at: Timestamp, in db: Database) throws -> Bool {
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO history VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [recipient, notification.id, notification.kind.rawValue, zoneId, at.milliseconds, delivered])
+        return db.changesCount > 0
+    }
+
+    func nudgeHistory(recipient: String, zoneId: String, now: Timestamp) throws(StorageError) -> (lastHour: Int, lastForZone: Timestamp?) {
+        try store.read { db in
+            let hour = try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM history WHERE recipient = ? AND kind = 'spending_nudge' AND delivered = 1 AND at > ?",
+                arguments: [recipient, now.milliseconds - 3_600_000]) ?? 0
+            let last = try Int64.fetchOne(
+                db, sql: "SELECT max(at) FROM history WHERE recipient = ? AND kind = 'spending_nudge' AND delivered = 1 AND zone_id = ?",
+                arguments: [recipient, zoneId])
+            return (hour, last.map(Timestamp.init(milliseconds:)))
+        }
+    }
+
+    func hold(_ notification: UserNotification, recipient: String, until: Timestamp, in db: Database) throws {
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO held VALUES (?, ?, ?, ?)", arguments: [recipient, notification.id, GuardianJSON.encode(notification), until.milliseconds])
+    }
+
+    func due(now: Timestamp) throws(StorageError) -> [(recipient: String, notification: UserNotification)] {
+        try store.read { db in
+            try Row.fetchAll(db, sql: "SELECT recipient, payload FROM held WHERE release_at <= ? ORDER BY release_at", arguments: [now.milliseconds])
+                .compactMap { row in (try? JSONDecoder().decode(UserNotification.self, from: row["payload"] as Data)).map { (row["recipient"], $0) } }
+        }
+    }
+
+    func release(recipient: String, id: String, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM held WHERE recipient = ? AND id = ?", arguments: [recipient, id])
+        try db.execute(sql: "UPDATE history SET delivered = 1 WHERE recipient = ? AND id = ?", arguments: [recipient, id])
+    }
+
+    func queueWebhook(url: String, body: Data, at: Timestamp, in db: Database) throws {
+        try db.execute(sql: "INSERT INTO webhooks (url, body, next_at) VALUES (?, ?, ?)", arguments: [url, body, at.milliseconds])
+    }
+}
