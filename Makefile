@@ -27,8 +27,7 @@ test: deps
 
 ## Benchmarks (release build): figures and ratios against baselines measured in the same run.
 bench: deps
-	$(SWIFT) build -c release --product guardian-bench
-	$(SWIFT) build -c release --product ingest
+	$(SWIFT) build -c release
 	@trap 'scripts/cleanup-test-brokers.sh' EXIT; "$$($(SWIFT) build -c release --show-bin-path)/guardian-bench"
 
 compose-check:

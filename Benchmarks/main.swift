@@ -2,12 +2,17 @@ import Foundation
 import GuardianTestSupport
 
 // `make bench`: every figure beside a baseline measured in the same run.
-// GUARDIAN_BENCH_ONLY=ingest|handler runs one section.
+// GUARDIAN_BENCH_ONLY=ingest,handler,geofence,predictor,pipeline,notifier runs some sections.
 let executables = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-let only = ProcessInfo.processInfo.environment["GUARDIAN_BENCH_ONLY"]
+let only = Set((ProcessInfo.processInfo.environment["GUARDIAN_BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
+func wanted(_ section: String) -> Bool { only.isEmpty || only.contains(section) }
 do {
-    if only == nil || only == "ingest" { try await IngestBenchmark(executables: executables).run() }
-    if only == nil || only == "handler" { try await IngestPipelineBenchmark(count: 20_000).run() }
+    if wanted("ingest") { try await IngestBenchmark(executables: executables).run() }
+    if wanted("handler") { try await IngestPipelineBenchmark(count: 20_000).run() }
+    if wanted("geofence") { ZoneIndexBenchmark().run() }
+    if wanted("predictor") { try PredictorBenchmark().run() }
+    if wanted("pipeline") { try await PipelineLatencyBenchmark(executables: executables).run() }
+    if wanted("notifier") { try await NotifierBenchmark(executables: executables).run() }
 } catch {
     FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
     exit(1)

@@ -1,0 +1,51 @@
+/// A motion event with its end (the next event's start) and the location in effect when it began.
+public struct AnnotatedEvent: Sendable, Codable, Hashable {
+    public var start: Int64
+    public var end: Int64
+    public var activity: MotionActivity
+    public var location: GeoPoint?
+
+    public init(start: Int64, end: Int64, activity: MotionActivity, location: GeoPoint?) {
+        self.start = start
+        self.end = end
+        self.activity = activity
+        self.location = location
+    }
+
+    public var duration: Int64 { end - start }
+
+    /// Annotates motion with location, the first step of timeline generation.
+    ///
+    /// `unknown` motion is dropped first, so the event before it lasts until the next known one.
+    /// Events are ordered by time; of several at the same millisecond only the first in
+    /// `MotionActivity` order is kept, and events after `until` are ignored. Each event takes
+    /// the latest location at or before its start (none before the first fix). Each event ends
+    /// where the next begins; the last one ends at `until`.
+    ///
+    /// To annotate from some instant on, pass the motion from it and the locations from the
+    /// last fix at or before it.
+    public static func annotate(motion: [MotionEvent], locations: [LocationEvent], until: Int64) -> [AnnotatedEvent] {
+        var known = motion.filter { $0.activity != .unknown && $0.timestamp <= until }
+        known.sort { ($0.timestamp, $0.activity.order) < ($1.timestamp, $1.activity.order) }
+        let fixes = locations.sorted { $0.timestamp < $1.timestamp }
+
+        var events: [AnnotatedEvent] = []
+        events.reserveCapacity(known.count)
+        var fixIndex = 0
+        var current: GeoPoint?
+        for event in known {
+            if let last = events.last, last.start == event.timestamp { continue }
+            while fixIndex < fixes.count, fixes[fixIndex].timestamp <= event.timestamp {
+                current = fixes[fixIndex].location
+                fixIndex += 1
+            }
+            if !events.isEmpty { events[events.count - 1].end = event.timestamp }
+            events.append(AnnotatedEvent(start: event.timestamp, end: until, activity: event.activity, location: current))
+        }
+        return events
+    }
+}
+
+extension MotionActivity {
+    var order: Int { Self.allCases.firstIndex(of: self)! }
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+/// One local day of a timeline as published on `guardian/timeline/{deviceId}/days/{date}`
+/// (the service adds `deviceId` and `generatedAt`): the slots touching the day, clipped to it.
+public struct DayTimeline: Sendable, Codable, Hashable {
+    /// A slot clipped to the day; times in milliseconds since the Unix epoch.
+    public struct Slot: Sendable, Codable, Hashable {
+        public var start: Int64
+        public var end: Int64
+        public var category: TimelineCategory
+        public var confidence: Double
+        public var activity: MotionActivity
+        public var location: GeoPoint?
+        public var edited: Bool
+    }
+
+    /// `YYYY-MM-DD` in `timezone`.
+    public var date: String
+    /// The IANA identifier of the device's time zone.
+    public var timezone: String
+    /// The instants the local day starts and ends (23 or 25 hours apart on DST days).
+    public var dayStart: Int64
+    public var dayEnd: Int64
+    public var slots: [Slot]
+
+    enum CodingKeys: String, CodingKey {
+        case date, timezone, slots
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        date = try container.decode(String.self, forKey: .date)
+        timezone = try container.decode(String.self, forKey: .timezone)
+        slots = try container.decode([Slot].self, forKey: .slots)
+        guard let zone = TimeZone(identifier: timezone), let bounds = LocalDays(zone).bounds(of: date) else {
+            throw DecodingError.dataCorruptedError(forKey: .date, in: container, debugDescription: "no day \(date) in \(timezone)")
+        }
+        (dayStart, dayEnd) = bounds
+    }
+
+    /// The local day `date` (`YYYY-MM-DD`) of a timeline, `nil` if there is no such date.
+    public init?(date: String, spans: [SlotSpan], timeZone: TimeZone) {
+        guard let (start, end) = LocalDays(timeZone).bounds(of: date) else { return nil }
+        self.date = date
+        self.timezone = timeZone.identifier
+        self.dayStart = start
+        self.dayEnd = end
+        let first = spans.partitioningIndex { $0.end > start }
+        slots = spans[first...].prefix { $0.start < end }.compactMap { span in
+            let clippedStart = max(span.start, start), clippedEnd = min(span.end, end)
+            guard clippedStart < clippedEnd else { return nil }
+            let slot = span.slot
+            return Slot(
+                start: clippedStart, end: clippedEnd, category: slot.category, confidence: slot.confidence,
+                activity: slot.activity, location: slot.location, edited: slot.edited)
+        }
+    }
+
+    /// Every local day from the one holding `from` to the one holding the instant before `to`.
+    public static func days(of state: TimelineState, timeZone: TimeZone, from: Int64? = nil, to: Int64? = nil) -> [DayTimeline] {
+        let spans = state.spans
+        guard let first = spans.first, let last = spans.last else { return [] }
+        let lower = max(from ?? first.start, first.start), upper = min(to ?? last.end, last.end)
+        guard lower < upper else { return [] }
+        return LocalDays(timeZone).dates(from: lower, to: upper).compactMap { DayTimeline(date: $0, spans: spans, timeZone: timeZone) }
+    }
+
+    /// The dates (`YYYY-MM-DD`) of the local days that `[from, to)` touches.
+    public static func dates(from: Int64, to: Int64, timeZone: TimeZone) -> [String] {
+        LocalDays(timeZone).dates(from: from, to: max(to, from + 1))
+    }
+}
+
+/// Local calendar days in one time zone.
+struct LocalDays {
+    var calendar: Calendar
+
+    init(_ timeZone: TimeZone) {
+        calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        calendar.locale = Locale(identifier: "en_US_POSIX")
+    }
+
+    func bounds(of date: String) -> (Int64, Int64)? {
+        let parts = date.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3,
+              let noon = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: 12)),
+              name(of: noon.milliseconds) == date
+        else { return nil }
+        let start = calendar.startOfDay(for: noon)
+        guard let next = calendar.date(byAdding: .day, value: 1, to: start) else { return nil }
+        return (start.milliseconds, calendar.startOfDay(for: next).milliseconds)
+    }
+
+    func name(of instant: Int64) -> String {
+        let parts = calendar.dateComponents([.year, .month, .day], from: Date(milliseconds: instant))
+        return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+    }
+
+    func dates(from: Int64, to: Int64) -> [String] {
+        var names: [String] = []
+        var day = calendar.startOfDay(for: Date(milliseconds: from))
+        while day.milliseconds < to {
+            names.append(name(of: day.milliseconds))
+            guard let next = calendar.date(byAdding: .day, value: 1, to: day) else { break }
+            day = calendar.startOfDay(for: next)
+        }
+        return names
+    }
+}
+
+extension Date {
+    init(milliseconds: Int64) {
+        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
+    var milliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+}
+
+extension Collection {
+    /// The first index whose element satisfies `belongs`, for a predicate false then true.
+    func partitioningIndex(where belongs: (Element) -> Bool) -> Index {
+        var low = startIndex
+        var count = distance(from: startIndex, to: endIndex)
+        while count > 0 {
+            let half = count / 2
+            let mid = index(low, offsetBy: half)
+            if belongs(self[mid]) {
+                count = half
+            } else {
+                low = index(after: mid)
+                count -= half + 1
+            }
+        }
+        return low
+    }
+}

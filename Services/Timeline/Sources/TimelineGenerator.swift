@@ -1,0 +1,102 @@
+/// Turns motion and location events into time slots, whole or incrementally.
+///
+/// Incremental generation re-segments only the events from the state's anchor, a slot start
+/// chosen some hours before the end. It keeps the slots before the anchor and replaces the rest,
+/// and it is exactly a full rebuild: the anchor records the spans just before it at each pass,
+/// and `update` proceeds only if `Segmenter.separates` proves that no pass joins the two sides
+/// with the new events; otherwise it returns `nil` and the caller rebuilds.
+public struct TimelineGenerator: Sendable {
+    public var passes: [SegmentationPass]
+    /// An anchor is chosen at least this long before the generation time (so later events
+    /// rarely reach back across it), and with at least two slots after it.
+    public var anchorMargin: Int64
+
+    public init(passes: [SegmentationPass] = SegmentationPass.standard, anchorMargin: Int64? = nil) {
+        self.passes = passes
+        self.anchorMargin = anchorMargin ?? 2 * (passes.map(\.threshold).max() ?? 0)
+    }
+
+    /// Segments every event. Slots of `previous` the user edited keep their category when a
+    /// slot still starts at the same instant.
+    public func rebuild(motion: [MotionEvent], locations: [LocationEvent], until: Int64, previous: TimelineState? = nil) -> TimelineUpdate {
+        let events = AnnotatedEvent.annotate(motion: motion, locations: locations, until: until)
+        let segmentation = Segmenter(passes: passes).run(events)
+        let slots = Self.slots(segmentation.spans, events: events, edits: previous?.slots ?? [])
+        let anchor = chooseAnchor(segmentation, events: events, until: until, previous: nil)
+        return TimelineUpdate(
+            state: TimelineState(slots: slots, generatedUntil: until, anchor: anchor),
+            changedFrom: min(slots.first?.start ?? until, previous?.slots.first?.start ?? until))
+    }
+
+    /// Generates on from `state`: `motion` must hold every motion event at or after
+    /// `state.resumeFrom` (every event if it is `nil`), old and new, and `locations` every
+    /// location from the last one at or before it. Returns `nil` when the anchor no longer
+    /// splits the timeline (events arrived late, before or just after it): rebuild then.
+    public func update(_ state: TimelineState, motion: [MotionEvent], locations: [LocationEvent], until: Int64) -> TimelineUpdate? {
+        guard let anchor = state.anchor else {
+            return rebuild(motion: motion, locations: locations, until: until, previous: state)
+        }
+        let events = AnnotatedEvent.annotate(
+            motion: motion.filter { $0.timestamp >= anchor.start }, locations: locations, until: until)
+        guard let first = events.first, first.start == anchor.start, first.activity == anchor.activity else { return nil }
+        let segmenter = Segmenter(passes: passes)
+        let segmentation = segmenter.run(events)
+        guard segmenter.separates(before: anchor.before, tail: segmentation) else { return nil }
+
+        let kept = state.slots.prefix { $0.start < anchor.start }
+        let tail = Self.slots(segmentation.spans, events: events, edits: state.slots[kept.count...])
+        let next = chooseAnchor(segmentation, events: events, until: until, previous: anchor)
+        return TimelineUpdate(
+            state: TimelineState(slots: Array(kept) + tail, generatedUntil: until, anchor: next),
+            changedFrom: anchor.start)
+    }
+
+    /// The latest slot start at least `anchorMargin` before `until` with two slots after it.
+    func chooseAnchor(_ segmentation: Segmentation, events: [AnnotatedEvent], until: Int64, previous: SegmentationAnchor?) -> SegmentationAnchor? {
+        let spans = segmentation.spans
+        guard spans.count >= 3 else { return previous }
+        for index in stride(from: spans.count - 3, through: 0, by: -1) {
+            let span = spans[index]
+            guard span.start <= until - anchorMargin else { continue }
+            if span.first == 0 { return previous }
+            let before = passes.indices.map { segmentation.span(endingBefore: span.first, stage: $0)?.shape }
+            return SegmentationAnchor(start: span.start, activity: events[span.first].activity, before: before)
+        }
+        return previous
+    }
+
+    static func slots<Edits: Collection<TimeSlot>>(_ spans: [Span], events: [AnnotatedEvent], edits: Edits) -> [TimeSlot] {
+        var edited: [Int64: TimeSlot] = [:]
+        for slot in edits where slot.edited { edited[slot.start] = slot }
+        return spans.map { span in
+            var activityTime = [Int64](repeating: 0, count: MotionActivity.allCases.count)
+            var places: [(GeoPoint, Int64)] = []
+            for event in events[span.first...span.last] {
+                activityTime[event.activity.order] += event.duration
+                guard let location = event.location else { continue }
+                if let index = places.firstIndex(where: { $0.0 == location }) {
+                    places[index].1 += event.duration
+                } else {
+                    places.append((location, event.duration))
+                }
+            }
+            let top = activityTime.indices.max { activityTime[$0] < activityTime[$1] || (activityTime[$0] == activityTime[$1] && $0 > $1) }!
+            let place = places.indices.max { places[$0].1 < places[$1].1 || (places[$0].1 == places[$1].1 && $0 > $1) }
+            var slot = TimeSlot(start: span.start, activity: MotionActivity.allCases[top], location: place.map { places[$0].0 })
+            if let user = edited[span.start] {
+                slot.category = user.category
+                slot.confidence = user.confidence
+                slot.edited = true
+            }
+            return slot
+        }
+    }
+}
+
+/// The result of a generation.
+public struct TimelineUpdate: Sendable, Hashable {
+    public var state: TimelineState
+    /// Slots from here on are new or changed: label them, and republish the local days from
+    /// the one holding this instant to the one holding `state.generatedUntil`.
+    public var changedFrom: Int64
+}
