@@ -69,6 +69,9 @@ let package = Package(
             name: "predictor", dependencies: ["GuardianPredictor"],
             path: "Services/Predictor/Main", swiftSettings: strict),
         .target(
+            name: "GuardianTimeline", dependencies: ["GuardianShared", "CSVM"],
+            path: "Services/Timeline/Sources", swiftSettings: strict),
+        .target(
             name: "GuardianNotifier", dependencies: ["GuardianShared"],
             path: "Services/Notifier/Sources", swiftSettings: strict),
         .executableTarget(
@@ -87,7 +90,7 @@ let package = Package(
             path: "Tests/Support", swiftSettings: strict),
         .executableTarget(
             name: "guardian-bench", dependencies: [
-                "GuardianTestSupport", "GuardianIngest", "GuardianGeofence", "GuardianPredictor", "GuardianNotifier", "MQTT",
+                "GuardianTestSupport", "GuardianIngest", "GuardianGeofence", "GuardianPredictor", "GuardianNotifier", "GuardianTimeline", "MQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], path: "Benchmarks", swiftSettings: strict),
 
@@ -100,6 +103,9 @@ let package = Package(
         .testTarget(
             name: "GeofenceTests", dependencies: ["GuardianGeofence", "GuardianTestSupport"],
             path: "Tests/GeofenceTests", swiftSettings: strict),
+        .testTarget(
+            name: "TimelineTests", dependencies: ["GuardianTimeline", "GuardianTestSupport"],
+            path: "Tests/TimelineTests", swiftSettings: strict),
         .testTarget(
             name: "NotifierTests", dependencies: ["GuardianNotifier", "GuardianTestSupport"],
             path: "Tests/NotifierTests", swiftSettings: strict),

@@ -22,9 +22,20 @@ struct NotifierBenchmark {
         }
         let meter = RelayMeter(broker: environment.broker)
         let raw = try await meter.measure(publishTo: { "bench/raw/\($0 % 1000)" }, payloads: payloads, filter: "bench/raw/#", expected: count)
-        try await environment.start("notifier")
-        let notified = try await meter.measure(
-            publishTo: { "guardian/predictions/d\($0 % 1000)" }, payloads: payloads, filter: "guardian/notifications/+", expected: count)
+        try await environment.start("notifier", environment: ["GUARDIAN_STATS_INTERVAL": "1"])
+        let watcher = try await environment.broker.connectedClient("bench-notifier-stats")
+        let presence = try await MessageCollector(watcher, "guardian/services/notifier/bench")
+        let errors = try await MessageCollector(watcher, "guardian/errors/#")
+        let notified: Double
+        do {
+            notified = try await meter.measure(
+                publishTo: { "guardian/predictions/d\($0 % 1000)" }, payloads: payloads, filter: "guardian/notifications/+", expected: count,
+                timeout: .seconds(30))
+        } catch {
+            try await Task.sleep(for: .seconds(2))
+            print("notifier stats: \(presence.objects.last?["stats"] ?? "none"); errors: \(errors.count)")
+            throw error
+        }
         print(String(format: "raw broker relay        %10.0f msg/s   (baseline)", raw))
         print(String(format: "notifier                %10.0f notifications/s  ratio %.2f of raw relay   goal >= 20000/s  %@",
                      notified, notified / raw, notified >= 20_000 ? "met" : "NOT MET"))

@@ -11,6 +11,7 @@ do {
     if wanted("handler") { try await IngestPipelineBenchmark(count: 20_000).run() }
     if wanted("geofence") { ZoneIndexBenchmark().run() }
     if wanted("predictor") { try PredictorBenchmark().run() }
+    if wanted("timeline") { try TimelineBenchmark().run() }
     if wanted("pipeline") { try await PipelineLatencyBenchmark(executables: executables).run() }
     if wanted("notifier") { try await NotifierBenchmark(executables: executables).run() }
 } catch {

@@ -27,6 +27,7 @@ final class SVMModel: @unchecked Sendable {
     /// sparse vectors, as libsvm expects.
     static func train(features: [[Double]], labels: [Int32], parameters: Parameters) throws -> SVMModel {
         guard !features.isEmpty, features.count == labels.count else { throw SVMError.noTrainingData }
+        guard Set(labels).count >= 2 else { throw SVMError.tooFewCategories }
         let nodeCount = features.reduce(0) { $0 + $1.count(where: { $0 != 0 }) + 1 }
         let nodes = UnsafeMutablePointer<svm_node>.allocate(capacity: nodeCount)
         let rows = UnsafeMutablePointer<UnsafeMutablePointer<svm_node>?>.allocate(capacity: features.count)
@@ -59,8 +60,11 @@ final class SVMModel: @unchecked Sendable {
             }
             svm_set_print_string_function { _ in }
             srand(parameters.seed)
-            guard var trained = svm_train(&problem, &parameter) else { throw SVMError.trainingFailed }
-            defer { svm_free_and_destroy_model(&trained) }
+            guard let trained = svm_train(&problem, &parameter) else { throw SVMError.trainingFailed }
+            defer {
+                var doomed: UnsafeMutablePointer<svm_model>? = trained
+                svm_free_and_destroy_model(&doomed)
+            }
             return try LibSVM.save(trained)
         }
         return try SVMModel(bytes: bytes)
@@ -102,8 +106,10 @@ final class SVMModel: @unchecked Sendable {
     }
 }
 
-enum SVMError: Error, Equatable {
+/// Why training or loading a classifier failed.
+public enum SVMError: Error, Equatable {
     case noTrainingData
+    case tooFewCategories
     case invalidParameters(String)
     case trainingFailed
     case unreadableModel

@@ -4,7 +4,8 @@
 /// chosen some hours before the end. It keeps the slots before the anchor and replaces the rest,
 /// and it is exactly a full rebuild: the anchor records the spans just before it at each pass,
 /// and `update` proceeds only if `Segmenter.separates` proves that no pass joins the two sides
-/// with the new events; otherwise it returns `nil` and the caller rebuilds.
+/// with the new events; otherwise (or if the passes were retuned) it returns `nil` and the
+/// caller rebuilds.
 public struct TimelineGenerator: Sendable {
     public var passes: [SegmentationPass]
     /// An anchor is chosen at least this long before the generation time (so later events
@@ -36,6 +37,7 @@ public struct TimelineGenerator: Sendable {
         guard let anchor = state.anchor else {
             return rebuild(motion: motion, locations: locations, until: until, previous: state)
         }
+        guard anchor.passes == passes else { return nil }
         let events = AnnotatedEvent.annotate(
             motion: motion.filter { $0.timestamp >= anchor.start }, locations: locations, until: until)
         guard let first = events.first, first.start == anchor.start, first.activity == anchor.activity else { return nil }
@@ -60,7 +62,7 @@ public struct TimelineGenerator: Sendable {
             guard span.start <= until - anchorMargin else { continue }
             if span.first == 0 { return previous }
             let before = passes.indices.map { segmentation.span(endingBefore: span.first, stage: $0)?.shape }
-            return SegmentationAnchor(start: span.start, activity: events[span.first].activity, before: before)
+            return SegmentationAnchor(start: span.start, activity: events[span.first].activity, before: before, passes: passes)
         }
         return previous
     }

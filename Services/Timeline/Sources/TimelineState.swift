@@ -46,4 +46,6 @@ public struct SegmentationAnchor: Sendable, Codable, Hashable {
     var activity: MotionActivity
     /// The last span before the split entering each pass (see `Segmenter.separates`).
     var before: [Span.Shape?]
+    /// The passes that segmented the slots before the split; other passes mean a rebuild.
+    var passes: [SegmentationPass]
 }

@@ -1,0 +1,406 @@
+import Foundation
+
+/// What one clause says, slot by slot, before it is read as a command.
+struct ClauseSlots: Sendable {
+    enum Period: Sendable, Equatable { case restOfDay, tonight, weekend }
+
+    /// Predicate words and particles, in order: the grammar's verbs.
+    var cues: [(key: Key, at: Int)] = []
+    var apps: [String] = []
+    var categories: [ParentCommand.Category] = []
+    var everything = false
+    var device = false
+    var restrictions = false
+    /// Positions of targets (apps, categories, everything, devices, restrictions) and of restrictions.
+    var targetPositions: [Int] = []
+    var restrictionPositions: [Int] = []
+    var unknownTargets: [String] = []
+
+    var durations: [DurationPhrase] = []
+    var untilTimes: [TimeExpression] = []
+    var conditions: [String] = []
+    var periods: [Period] = []
+    var futureStart = false
+    var windows: [(start: TimeExpression, end: TimeExpression)] = []
+    var startTimes: [TimeExpression] = []
+    var endTimes: [TimeExpression] = []
+    var repeats: [ParentCommand.Schedule.Repeat] = []
+    var weekendWord = false
+    var dayWords: [TimeExpression.Day] = []
+    var kinds: [ParentCommand.Schedule.Kind] = []
+    var only = false
+    var mode = false
+    var now = false
+    var moreTime = false
+    var budget = false
+    var or = false
+
+    var names: [String] = []
+    var pronouns: [String] = []
+    var plural = false
+
+    var hasTarget: Bool { !apps.isEmpty || !categories.isEmpty || everything || device || restrictions }
+}
+
+/// Slot filling over the lexes `lo..<hi` of one clause: sub-grammars for durations, times,
+/// "until" phrases, windows, targets and children consume what they recognise; predicate words
+/// are kept in order as cues; whatever is left unexplained makes the interpreter ask.
+struct ClauseParser {
+    let lexes: [Lex]
+    let tokens: [Token]
+    let text: String
+    let lo: Int
+    let hi: Int
+    var slots = ClauseSlots()
+    var explained: [Bool]
+
+    init(lexes: [Lex], tokens: [Token], text: String, range: Range<Int>) {
+        self.lexes = lexes
+        self.tokens = tokens
+        self.text = text
+        lo = range.lowerBound
+        hi = range.upperBound
+        explained = [Bool](repeating: false, count: lexes.count)
+    }
+
+    func key(_ i: Int) -> Key? { i >= lo && i < hi ? lexes[i].key : nil }
+    func sense(_ i: Int) -> Sense? { i >= lo && i < hi ? lexes[i].sense : nil }
+    func punctuation(_ i: Int) -> String? {
+        if case .punctuation(let mark)? = sense(i) { return mark }
+        return nil
+    }
+
+    /// The words of lexes `range` as the parent wrote them.
+    func original(_ range: Range<Int>) -> String {
+        guard !range.isEmpty else { return "" }
+        let start = tokens[lexes[range.lowerBound].first].range.lowerBound
+        let end = tokens[lexes[range.upperBound - 1].last].range.upperBound
+        return String(text[start..<end])
+    }
+
+    /// A name as written ("Sam" from "Sam's").
+    func writtenName(_ i: Int) -> String {
+        let token = tokens[lexes[i].first]
+        return String(text[token.range].prefix(token.word.count))
+    }
+
+    private mutating func mark(_ range: Range<Int>) {
+        for i in range where i < hi { explained[i] = true }
+    }
+
+    var unexplained: [Int] { (lo..<hi).filter { !explained[$0] } }
+
+    mutating func scan() {
+        var i = lo
+        while i < hi {
+            if let (phrase, next) = duration(at: i) {
+                slots.durations.append(phrase)
+                mark(i..<next)
+                i = next
+                continue
+            }
+            i = scanOne(at: i)
+        }
+    }
+
+    private mutating func scanOne(at i: Int) -> Int {
+        switch lexes[i].sense {
+        case .app(let id):
+            if !slots.apps.contains(id) { slots.apps.append(id) }
+            slots.targetPositions.append(i)
+            mark(i..<i + 1)
+        case .category(let category):
+            if !slots.categories.contains(category) { slots.categories.append(category) }
+            slots.targetPositions.append(i)
+            mark(i..<i + 1)
+        case .name:
+            let name = writtenName(i)
+            if !slots.names.contains(where: { $0.lowercased() == name.lowercased() }) { slots.names.append(name) }
+            let end = key(i + 1) == .possessive ? i + 2 : i + 1
+            mark(i..<end)
+            return end
+        case .unknown(let word):
+            if isTargetSlot(i) { slots.unknownTargets.append(original(i..<i + 1).isEmpty ? word : original(i..<i + 1)) }
+        case .punctuation:
+            mark(i..<i + 1)
+        case .number, .clock:
+            let bare = key(i - 1).map { if case .scheduleKind = $0 { return true } else { return $0 == .mode } } ?? false
+            if let (expression, next) = timeExpression(at: i, bare: bare) {
+                slots.startTimes.append(expression)
+                if let (end, after) = windowEnd(at: next) {
+                    slots.windows.append((expression, end))
+                    slots.startTimes.removeLast()
+                    mark(i..<after)
+                    return after
+                }
+                mark(i..<next)
+                return next
+            }
+        case .key(let key):
+            return scanKey(key, at: i)
+        }
+        return i + 1
+    }
+
+    /// `(to|until|till|-|and) TimeExpression` closing a window.
+    private func windowEnd(at j: Int) -> (TimeExpression, Int)? {
+        guard key(j) == .to || key(j) == .until || key(j) == .and || punctuation(j) == "-" else { return nil }
+        return timeExpression(at: j + 1, bare: true).map { ($0.0, $0.1) }
+    }
+
+    private mutating func scanKey(_ k: Key, at i: Int) -> Int {
+        switch k {
+        case .until, .before:
+            var j = i + 1
+            if key(j) == .after { j += 1 }
+            if let (expression, next) = timeExpression(at: j, bare: true) {
+                slots.untilTimes.append(expression)
+                mark(i..<next)
+                return next
+            }
+            if case .scheduleKind(.bedtime)? = key(j) {
+                slots.conditions.append("bedtime")
+                mark(i..<j + 1)
+                return j + 1
+            }
+            if let (condition, next) = conditionClause(at: j) {
+                slots.conditions.append(condition)
+                mark(i..<next)
+                return next
+            }
+        case .after:
+            if let (_, next) = timeExpression(at: i + 1, bare: true) {
+                slots.futureStart = true
+                mark(i..<next)
+                return next
+            }
+            if let (_, next) = conditionClause(at: i + 1) {
+                slots.futureStart = true
+                mark(i..<next)
+                return next
+            }
+        case .from, .between:
+            if let (start, next) = timeExpression(at: i + 1, bare: true) {
+                if let (end, after) = windowEnd(at: next) {
+                    slots.windows.append((start, end))
+                    mark(i..<after)
+                    return after
+                }
+                slots.startTimes.append(start)
+                mark(i..<next)
+                return next
+            }
+            if i + 1 < hi { mark(i..<i + 1) }
+        case .at, .of:
+            let bare = k == .at || isScheduleWord(i - 1) || (key(i - 1) == .article && isScheduleWord(i - 2))
+            if let (expression, next) = timeExpression(at: i + 1, bare: bare) {
+                slots.startTimes.append(expression)
+                if let (end, after) = windowEnd(at: next) {
+                    slots.windows.append((expression, end))
+                    slots.startTimes.removeLast()
+                    mark(i..<after)
+                    return after
+                }
+                mark(i..<next)
+                return next
+            }
+            if k == .of, i + 1 < hi { mark(i..<i + 1) }
+            if k == .at, key(i + 1) == .night {
+                slots.periods.append(.tonight)
+                mark(i..<i + 2)
+                return i + 2
+            }
+        case .to:
+            if let (expression, next) = timeExpression(at: i + 1, bare: true) {
+                if isScheduleWord(i - 1), slots.startTimes.isEmpty, slots.windows.isEmpty {
+                    slots.startTimes.append(expression)
+                } else {
+                    slots.endTimes.append(expression)
+                }
+                mark(i..<next)
+                return next
+            }
+            if amount(at: i + 1) != nil { slots.budget = true }
+            if i + 1 < hi { mark(i..<i + 1) }
+        case .wake:
+            var j = i + 1
+            if key(j) == .up { j += 1 }
+            if key(j) == .at { j += 1 }
+            if let (expression, next) = timeExpression(at: j, bare: true) {
+                slots.endTimes.append(expression)
+                mark(i..<next)
+                return next
+            }
+        case .forWord:
+            var j = i + 1
+            if key(j) == .article { j += 1 }
+            switch key(j) {
+            case .night?, .tonight?:
+                slots.periods.append(.tonight)
+                mark(i..<j + 1)
+                return j + 1
+            case .today?, .restOfDay?:
+                slots.periods.append(.restOfDay)
+                mark(i..<j + 1)
+                return j + 1
+            default:
+                if i + 1 < hi { mark(i..<i + 1) }
+            }
+        case .today, .restOfDay:
+            slots.periods.append(.restOfDay)
+            slots.dayWords.append(.today)
+            mark(i..<i + 1)
+        case .tonight:
+            slots.periods.append(.tonight)
+            slots.dayWords.append(.tonight)
+            mark(i..<i + 1)
+        case .tomorrow, .weekday:
+            slots.futureStart = true
+            mark(i..<i + 1)
+        case .weekend:
+            slots.weekendWord = true
+            mark(i..<i + 1)
+        case .repeatDays(let days):
+            slots.repeats.append(days)
+            mark(i..<i + 1)
+        case .scheduleKind(let kind):
+            slots.kinds.append(kind)
+            mark(i..<i + 1)
+        case .mode:
+            slots.mode = true
+            mark(i..<i + 1)
+        case .only:
+            slots.only = true
+            mark(i..<i + 1)
+        case .filler:
+            if tokens[lexes[i].first].word == "now" { slots.now = true }
+            mark(i..<i + 1)
+        case .article, .a, .speaker, .be, .aux, .possessive, .with, .by, .next, .inside, .and, .but, .then:
+            mark(i..<i + 1)
+        case .or:
+            slots.or = true
+            mark(i..<i + 1)
+        case .him, .her:
+            let pronoun = k == .him ? "him" : "her"
+            if !slots.pronouns.contains(pronoun) { slots.pronouns.append(pronoun) }
+            mark(i..<i + 1)
+        case .kids:
+            slots.plural = true
+            mark(i..<i + 1)
+        case .everything:
+            slots.everything = true
+            slots.targetPositions.append(i)
+            mark(i..<i + 1)
+        case .device:
+            if !isLocator(i) {
+                slots.device = true
+                slots.targetPositions.append(i)
+            }
+            mark(i..<i + 1)
+        case .restrictions:
+            slots.restrictions = true
+            slots.targetPositions.append(i)
+            slots.restrictionPositions.append(i)
+            mark(i..<i + 1)
+        case .time:
+            if key(i - 1) == .more { slots.moreTime = true }
+            mark(i..<i + 1)
+        case .noon, .midnight:
+            if let (expression, next) = timeExpression(at: i, bare: true) {
+                slots.startTimes.append(expression)
+                mark(i..<next)
+                return next
+            }
+        case .block, .shutdown, .lock, .pause, .shut, .turn, .cut, .take, .stop, .remove, .allow, .unblock, .lift,
+             .end, .freeTime, .letVerb, .give, .add, .grant, .extend, .have, .get, .stay, .use, .want, .setVerb,
+             .enough, .over, .timeUp, .no, .not, .more, .another, .modal, .off, .on, .down, .back, .away, .up, .out,
+             .warn, .tell, .remind, .notify, .send, .know:
+            slots.cues.append((k, i))
+            mark(i..<i + 1)
+        case .warningNoun, .conditionWord, .done, .finish, .clean, .question, .unit, .half, .quarter, .couple, .vague,
+             .am, .pm, .oclock, .morning, .afternoon, .evening, .night:
+            break
+        }
+        return i + 1
+    }
+
+    private func isScheduleWord(_ i: Int) -> Bool {
+        if case .scheduleKind? = key(i) { return true }
+        return key(i) == .mode
+    }
+
+    /// A device after "from" or "in", or after "on"/"off" once an app or category is named
+    /// ("games on Ethan's iPad"), says where, not what.
+    private func isLocator(_ i: Int) -> Bool {
+        var j = i - 1
+        while j >= lo {
+            switch sense(j) {
+            case .key(.article)?, .key(.possessive)?, .key(.him)?, .key(.her)?, .key(.speaker)?, .name?: j -= 1
+            case .key(.from)?, .key(.inside)?: return true
+            case .key(.on)?, .key(.off)?: return !slots.apps.isEmpty || !slots.categories.isEmpty
+            default: return false
+            }
+        }
+        return false
+    }
+
+    /// An unknown word right after a verb that takes an app, or in a list of apps.
+    private func isTargetSlot(_ i: Int) -> Bool {
+        var j = i - 1
+        while j >= lo, key(j) == .article || key(j) == .a || key(j) == .filler { j -= 1 }
+        guard j >= lo else { return false }
+        switch sense(j) {
+        case .app?, .category?: return false
+        case .key(let k)?:
+            switch k {
+            case .block, .lock, .pause, .cut, .stop, .remove, .allow, .unblock, .use, .no, .more, .enough, .on, .from,
+                 .and, .or, .shut, .off:
+                return true
+            default: return false
+            }
+        case .punctuation(",")?:
+            if case .app? = sense(j - 1) { return true }
+            return false
+        default: return false
+        }
+    }
+
+    /// The words after "until" that are not a time: "homework is done" → `homework`, "she cleans her
+    /// room" → `clean room`, "he finishes reading" → `reading`; pronouns in it name the child.
+    mutating func conditionClause(at start: Int) -> (String, Int)? {
+        var j = start
+        var content: [String] = []
+        var cleaning = false
+        while j < hi {
+            if punctuation(j) != nil || key(j) == .then || key(j) == .or { break }
+            if key(j) == .forWord, duration(at: j) != nil || { if case .name? = sense(j + 1) { return true }; return false }() { break }
+            switch sense(j)! {
+            case .key(.conditionWord(let word)):
+                if !content.contains(word) { content.append(word) }
+            case .key(.clean):
+                cleaning = true
+            case .key(.him), .key(.her):
+                let pronoun = key(j) == .him ? "him" : "her"
+                if !slots.pronouns.contains(pronoun) { slots.pronouns.append(pronoun) }
+            case .key(.article), .key(.a), .key(.be), .key(.aux), .key(.done), .key(.finish), .key(.speaker),
+                 .key(.modal), .key(.have), .key(.get), .key(.up), .key(.with), .key(.of), .key(.after),
+                 .key(.possessive), .key(.filler), .key(.and), .key(.over), .key(.use):
+                break
+            case .unknown(let word), .name(let word):
+                content.append(word)
+            case .key(.scheduleKind(.bedtime)):
+                content.append("bedtime")
+            default:
+                return content.isEmpty ? nil : (normalizedCondition(content, cleaning), j)
+            }
+            j += 1
+        }
+        guard !content.isEmpty else { return nil }
+        return (normalizedCondition(content, cleaning), j)
+    }
+
+    /// A cleaned room is `clean room` however it is said ("her room is clean", "cleans her room").
+    private func normalizedCondition(_ content: [String], _ cleaning: Bool) -> String {
+        content.map { $0 == "room" ? "clean room" : $0 }.joined(separator: " ")
+    }
+}

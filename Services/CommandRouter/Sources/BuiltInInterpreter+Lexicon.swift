@@ -1,0 +1,411 @@
+import Foundation
+
+/// The part of speech the built-in grammar gives a word or phrase.
+enum Key: Hashable, Sendable {
+    // Predicates
+    case block, shutdown, lock, pause, shut, turn, cut, take, stop, remove
+    case allow, unblock, lift, end, freeTime
+    case letVerb, give, add, grant, extend, have, get, stay, use, want, setVerb
+    case warn, tell, remind, notify, send, know, wake, enough, over, timeUp
+    // Nouns
+    case warningNoun, restrictions, everything, device, mode, time
+    case scheduleKind(ParentCommand.Schedule.Kind)
+    case conditionWord(String)
+    // Particles and prepositions
+    case off, on, down, back, away, up, out, inside
+    case forWord, until, after, before, from, to, between, at, by, of, with
+    case and, or, then, but
+    // Polarity and degree
+    case not, no, more, another, only
+    // People
+    case him, her, kids, speaker
+    // Articles: `a`/`an` also count one unit of time
+    case article, a
+    // Durations and times
+    case unit(Int)
+    case half, quarter, couple, vague, next, restOfDay
+    case noon, midnight, am, pm, oclock
+    case today, tonight, tomorrow, morning, afternoon, evening, night
+    case weekday(Int)
+    case weekend
+    case repeatDays(ParentCommand.Schedule.Repeat)
+    // Conditions
+    case done, finish, clean
+    // Function words
+    case be, aux, modal, filler, question, possessive
+}
+
+/// What a stretch of tokens is to the grammar.
+enum Sense: Hashable, Sendable {
+    case key(Key)
+    case app(String)
+    case category(ParentCommand.Category)
+    case number(Double)
+    case clock(hour: Int, minute: Int)
+    case punctuation(String)
+    /// A word the lexicon does not know, in a place where a child's name goes.
+    case name(String)
+    case unknown(String)
+}
+
+/// A lexed stretch of tokens `first...last`.
+struct Lex: Sendable {
+    var sense: Sense
+    var first: Int
+    var last: Int
+
+    var key: Key? {
+        if case .key(let key) = sense { return key }
+        return nil
+    }
+}
+
+/// The built-in interpreter's vocabulary: single words, multi-word phrases (longest match wins),
+/// the app and category synonyms of an ``AppCatalog``, and the words a typo may be corrected to.
+final class Lexicon: Sendable {
+    let words: [String: Sense]
+    /// Phrases of two or more words, keyed by their first word, longest first.
+    let phrases: [String: [(words: [String], sense: Sense)]]
+    /// Words a misspelling may be corrected to, by length.
+    let correctable: [Int: [[UInt8]]]
+
+    init(catalog: AppCatalog) {
+        var words: [String: Sense] = [:]
+        var phraseList: [([String], Sense)] = []
+        func add(_ sense: Sense, _ entries: [String]) {
+            for entry in entries {
+                let parts = entry.split(separator: " ").map(String.init)
+                if parts.count == 1 { words[parts[0]] = sense } else { phraseList.append((parts, sense)) }
+            }
+        }
+        func key(_ k: Key, _ entries: [String]) { add(.key(k), entries) }
+
+        key(.block, ["block", "ban", "disable", "restrict", "prohibit", "forbid", "kill", "blocked", "banned", "disabled",
+                     "blocking", "limit", "bann", "blokc", "cut off"])
+        key(.shutdown, ["shutdown", "shut down", "lock down", "lockdown", "ground", "grounded"])
+        key(.lock, ["lock", "locked"])
+        key(.pause, ["pause", "freeze", "suspend", "paused"])
+        key(.shut, ["shut"])
+        key(.turn, ["turn", "switch"])
+        key(.cut, ["cut"])
+        key(.take, ["take", "took"])
+        key(.stop, ["stop"])
+        key(.remove, ["remove", "delete", "uninstall"])
+        key(.allow, ["allow", "permit", "enable", "re enable", "reenable", "allowed"])
+        key(.unblock, ["unblock", "unlock", "unban", "restore", "resume", "unpause", "unrestrict", "unblocked", "unlocked"])
+        key(.lift, ["lift", "drop"])
+        key(.end, ["end", "cancel", "clear"])
+        key(.freeTime, ["free time", "free play"])
+        key(.letVerb, ["let"])
+        key(.give, ["give", "gimme"])
+        key(.add, ["add"])
+        key(.grant, ["grant"])
+        key(.extend, ["extend", "extended", "extension"])
+        key(.have, ["have", "has", "had"])
+        key(.get, ["get", "gets", "got"])
+        key(.stay, ["stay", "stays"])
+        key(.use, ["use", "play", "watch", "go", "using", "playing", "watching", "plays", "uses", "access", "be on"])
+        key(.want, ["want", "wants"])
+        key(.setVerb, ["set", "make", "put", "schedule", "set up", "start", "activate"])
+        key(.warn, ["warn"])
+        key(.tell, ["tell"])
+        key(.remind, ["remind"])
+        key(.notify, ["notify", "alert", "text", "ping"])
+        key(.send, ["send"])
+        key(.know, ["know"])
+        key(.wake, ["wake", "wake up", "wakeup"])
+        key(.enough, ["enough"])
+        key(.over, ["over"])
+        key(.timeUp, ["time is up", "time up", "times up"])
+
+        key(.warningNoun, ["warning", "message", "note", "notification", "reminder", "heads up", "msg", "warnings"])
+        key(.restrictions, ["restrictions", "restriction", "limits", "rules", "controls", "blocks", "parental controls",
+                            "screen time limits", "screen time restrictions", "limitations", "grounding"])
+        key(.everything, ["everything", "all apps", "apps", "screens", "screen", "screen time", "internet", "wifi",
+                          "wi fi", "all the apps", "every app", "the whole thing"])
+        key(.device, ["ipad", "tablet", "phone", "iphone", "device", "computer", "laptop", "ipads", "tab", "mobile"])
+        key(.scheduleKind(.bedtime), ["bedtime", "bed time", "bed", "lights out", "sleep", "sleep mode", "night mode",
+                                      "sleep time", "bedtimes"])
+        key(.scheduleKind(.educational), ["homework time", "homework mode", "study time", "study mode", "school mode",
+                                          "learning time", "learning mode", "study"])
+        key(.scheduleKind(.socialOnly), ["social only", "social mode", "social only mode"])
+        key(.mode, ["mode", "schedule"])
+        key(.time, ["time"])
+
+        key(.conditionWord("homework"), ["homework", "hw", "homwork", "school work", "schoolwork", "assignments", "assignment"])
+        key(.conditionWord("chores"), ["chores", "chore"])
+        key(.conditionWord("room"), ["room", "bedroom"])
+        key(.conditionWord("reading"), ["reading"])
+        key(.conditionWord("practice"), ["practice", "practicing"])
+        key(.conditionWord("dinner"), ["dinner", "supper"])
+        key(.conditionWord("lunch"), ["lunch"])
+        key(.conditionWord("breakfast"), ["breakfast"])
+        key(.conditionWord("teeth"), ["teeth"])
+        key(.conditionWord("bath"), ["bath", "shower"])
+
+        key(.off, ["off"])
+        key(.on, ["on", "onto"])
+        key(.down, ["down"])
+        key(.back, ["back"])
+        key(.away, ["away"])
+        key(.up, ["up"])
+        key(.out, ["out"])
+        key(.inside, ["in", "into"])
+        key(.forWord, ["for"])
+        key(.until, ["until", "till", "til", "untill", "untll", "up until", "up till"])
+        key(.after, ["after"])
+        key(.before, ["before"])
+        key(.from, ["from"])
+        key(.to, ["to", "through", "thru"])
+        key(.between, ["between"])
+        key(.at, ["at", "@"])
+        key(.by, ["by"])
+        key(.of, ["of"])
+        key(.with, ["with"])
+        key(.and, ["and", "plus", "n"])
+        key(.or, ["or"])
+        key(.then, ["then", "afterwards", "after that"])
+        key(.but, ["but"])
+        key(.not, ["not", "never"])
+        key(.no, ["no", "nothing"])
+        key(.more, ["more", "extra", "additional"])
+        key(.another, ["another"])
+        key(.only, ["only"])
+        key(.him, ["him", "he", "his", "himself"])
+        key(.her, ["her", "she", "hers", "herself"])
+        key(.kids, ["kids", "children", "everyone", "everybody", "both", "boys", "girls", "the kids", "all kids"])
+        key(.speaker, ["i", "me", "my", "we", "us", "our", "you", "u", "ya", "your"])
+        key(.article, ["the", "all", "this", "that", "these", "those", "some", "any", "their", "it", "them", "his own"])
+        key(.a, ["a", "an"])
+
+        key(.unit(1), ["second", "seconds", "sec", "secs"])
+        key(.unit(60), ["minute", "minutes", "min", "mins", "m", "minuts", "minits", "mns", "mints"])
+        key(.unit(3600), ["hour", "hours", "hr", "hrs", "h", "hrz", "hous"])
+        key(.unit(86_400), ["day", "days"])
+        key(.unit(604_800), ["week", "weeks", "wk", "wks"])
+        key(.half, ["half"])
+        key(.quarter, ["quarter"])
+        key(.couple, ["couple"])
+        key(.vague, ["few", "several", "while", "bit", "little", "some time", "sometime", "late", "longer", "ages"])
+        key(.next, ["next", "coming", "following"])
+        key(.restOfDay, ["rest of the day", "rest of today", "rest of the evening", "rest of the night", "all day",
+                         "the day", "remainder of the day"])
+        key(.noon, ["noon", "midday", "lunchtime"])
+        key(.midnight, ["midnight"])
+        key(.am, ["am", "a.m"])
+        key(.pm, ["pm", "p.m"])
+        key(.oclock, ["oclock", "o clock"])
+        key(.today, ["today", "tday"])
+        key(.tonight, ["tonight", "tonite", "this evening"])
+        key(.tomorrow, ["tomorrow", "tmrw", "tmr", "tomorow", "tommorow", "tommorrow"])
+        key(.morning, ["morning"])
+        key(.afternoon, ["afternoon"])
+        key(.evening, ["evening"])
+        key(.night, ["night"])
+        for (index, day) in ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"].enumerated() {
+            key(.weekday(index + 1), [day])
+        }
+        key(.weekday(2), ["mon"])
+        key(.weekday(6), ["fri"])
+        key(.weekend, ["weekend"])
+        key(.repeatDays(.weekdays), ["school nights", "school night", "weeknights", "weeknight", "week nights",
+                                     "weekdays", "weekday", "week days", "every weekday", "school days", "school day",
+                                     "mon fri", "monday to friday", "sunday to thursday", "every school night", "every weeknight",
+                                     "every week night", "every school day", "each school night"])
+        key(.repeatDays(.daily), ["daily", "every night", "every day", "each night", "nightly", "every evening",
+                                  "each day", "everyday", "all week", "every single night"])
+        key(.repeatDays(.weekends), ["weekends", "every weekend", "weekend nights", "each weekend"])
+
+        key(.done, ["done", "finished", "complete", "completed", "ready", "over with"])
+        key(.finish, ["finish", "finishes", "finishing", "completes"])
+        key(.clean, ["clean", "cleans", "cleaned", "tidy", "tidies", "tidied", "cleaning"])
+
+        key(.be, ["is", "are", "be", "was", "being", "been", "were"])
+        key(.aux, ["do", "does", "did"])
+        key(.modal, ["can", "could", "would", "will", "may", "might", "should", "shall", "must", "gonna", "needs to"])
+        key(.filler, ["please", "pls", "plz", "kindly", "hey", "hi", "ok", "okay", "fine", "alright", "just", "right",
+                      "now", "immediately", "asap", "thanks", "thank", "like", "um", "uh", "so", "actually", "again",
+                      "too", "also", "right away", "straight away", "go ahead and", "for me", "for now", "thx", "ty",
+                      "emergency", "really", "though", "then please", "right now", "as well", "yeah", "yes", "sure",
+                      "oh", "about", "around", "approximately", "any more", "anymore", "totally", "completely",
+                      "quick", "quickly", "still", "there", "altogether", "entirely"])
+        key(.question, ["what", "how", "why", "when", "where", "who", "which", "whats", "hows"])
+        key(.possessive, ["'s"])
+
+        for app in catalog.apps {
+            for synonym in app.synonyms + [app.id.replacingOccurrences(of: "_", with: " ")] {
+                add(.app(app.id), [synonym])
+            }
+        }
+        for (phrase, category) in catalog.categorySynonyms { add(.category(category), [phrase]) }
+
+        let numbers = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                       "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
+        for (value, word) in numbers.enumerated() { words[word] = .number(Double(value)) }
+        for (word, value) in [("thirty", 30), ("forty", 40), ("fourty", 40), ("fifty", 50), ("sixty", 60),
+                              ("seventy", 70), ("eighty", 80), ("ninety", 90), ("hundred", 100)] {
+            words[word] = .number(Double(value))
+        }
+
+        self.words = words
+        var phrases: [String: [(words: [String], sense: Sense)]] = [:]
+        for (parts, sense) in phraseList { phrases[parts[0], default: []].append((parts, sense)) }
+        for first in phrases.keys { phrases[first]!.sort { $0.words.count > $1.words.count } }
+        self.phrases = phrases
+
+        var correctable: [Int: [[UInt8]]] = [:]
+        var seen = Set<String>()
+        let candidates = words.keys.filter { word in
+            guard case .key(let key) = words[word]! else { return true }
+            switch key {
+            case .speaker, .article, .filler, .question, .be, .modal, .possessive: return false
+            default: return true
+            }
+        } + phraseList.flatMap(\.0)
+        for word in candidates where word.count >= 4 && word.allSatisfy(\.isLetter) && seen.insert(word).inserted {
+            correctable[word.utf8.count, default: []].append(Array(word.utf8))
+        }
+        for length in correctable.keys { correctable[length]!.sort { $0.lexicographicallyPrecedes($1) } }
+        self.correctable = correctable
+    }
+
+    static let standard = Lexicon(catalog: .standard)
+
+    func isKnown(_ word: String) -> Bool {
+        words[word] != nil || phrases[word] != nil || Double(word) != nil || word.contains(":")
+    }
+
+    /// The lexicon word within one edit (two for words of 8 or more letters) of `word`, if exactly
+    /// one is nearest. Adjacent transpositions count as one edit.
+    func correction(for word: String) -> String? {
+        let w = Array(word.utf8)
+        guard w.count >= 4, w.allSatisfy({ $0 >= 97 && $0 <= 122 }) else { return nil }
+        let limit = w.count >= 8 ? 2 : 1
+        var best: [UInt8]?
+        var bestDistance = limit + 1
+        var tie = false
+        for length in (w.count - limit)...(w.count + limit) {
+            // A four-letter word is only corrected by an insertion (gams → games, meda → media).
+            if w.count == 4 && length != 5 { continue }
+            for candidate in correctable[length] ?? [] {
+                let d = Self.distance(w, candidate, limit: bestDistance + 1)
+                if d < bestDistance {
+                    best = candidate
+                    bestDistance = d
+                    tie = false
+                } else if d == bestDistance, best != nil {
+                    tie = true
+                }
+            }
+        }
+        guard let best, !tie, bestDistance <= limit else { return nil }
+        return String(decoding: best, as: UTF8.self)
+    }
+
+    /// Optimal string alignment distance, giving up (returning `limit`) once it cannot be below it.
+    static func distance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
+        if abs(a.count - b.count) >= limit { return limit }
+        let n = b.count
+        var previous2 = [Int](repeating: 0, count: n + 1)
+        var previous = Array(0...n)
+        var current = [Int](repeating: 0, count: n + 1)
+        for i in 1...a.count {
+            current[0] = i
+            var rowMin = i
+            for j in 1...n {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    value = min(value, previous2[j - 2] + 1)
+                }
+                current[j] = value
+                rowMin = min(rowMin, value)
+            }
+            if rowMin >= limit { return limit }
+            (previous2, previous, current) = (previous, current, previous2)
+        }
+        return min(previous[n], limit)
+    }
+
+    /// Lexes tokens: numbers ("forty five" → 45), clock times, phrases (longest first), words.
+    func lex(_ tokens: [Token], names: Set<Int>) -> [Lex] {
+        var lexes: [Lex] = []
+        lexes.reserveCapacity(tokens.count)
+        var i = 0
+        while i < tokens.count {
+            let token = tokens[i]
+            if token.isPunctuation {
+                lexes.append(Lex(sense: .punctuation(token.word), first: i, last: i))
+                i += 1
+                continue
+            }
+            if names.contains(i) {
+                lexes.append(Lex(sense: .name(token.word), first: i, last: i))
+                i += 1
+                continue
+            }
+            if let clock = Self.clock(token.word) {
+                lexes.append(Lex(sense: clock, first: i, last: i))
+                i += 1
+                continue
+            }
+            if let first = token.word.utf8.first, first >= 48, first <= 57, let value = Self.number(token.word) {
+                lexes.append(Lex(sense: .number(value), first: i, last: i))
+                i += 1
+                continue
+            }
+            if let candidates = phrases[token.word] {
+                var matched = false
+                for (parts, sense) in candidates where i + parts.count <= tokens.count {
+                    var ok = true
+                    for k in 1..<parts.count where tokens[i + k].isPunctuation || tokens[i + k].word != parts[k] {
+                        ok = false
+                        break
+                    }
+                    if ok {
+                        lexes.append(Lex(sense: sense, first: i, last: i + parts.count - 1))
+                        i += parts.count
+                        matched = true
+                        break
+                    }
+                }
+                if matched { continue }
+            }
+            if let sense = words[token.word] {
+                if case .number(let tens) = sense, tens >= 20, tens < 100, i + 1 < tokens.count,
+                   case .number(let ones)? = words[tokens[i + 1].word], ones >= 1, ones <= 9 {
+                    lexes.append(Lex(sense: .number(tens + ones), first: i, last: i + 1))
+                    i += 2
+                    continue
+                }
+                lexes.append(Lex(sense: sense, first: i, last: i))
+            } else {
+                lexes.append(Lex(sense: .unknown(token.word), first: i, last: i))
+            }
+            i += 1
+        }
+        return lexes
+    }
+
+    /// "12", "1.5", or a fraction "1/2".
+    private static func number(_ word: String) -> Double? {
+        if let value = Double(word) { return value }
+        let parts = word.split(separator: "/")
+        guard parts.count == 2, let a = Double(parts[0]), let b = Double(parts[1]), b > 0 else { return nil }
+        return a / b
+    }
+
+    private static func clock(_ word: String) -> Sense? {
+        let b = Array(word.utf8)
+        guard b.count == 4 || b.count == 5, b[b.count - 3] == 58 else { return nil }
+        var hour = 0
+        for c in b[..<(b.count - 3)] {
+            guard c >= 48, c <= 57 else { return nil }
+            hour = hour * 10 + Int(c - 48)
+        }
+        guard b[b.count - 2] >= 48, b[b.count - 2] <= 57, b[b.count - 1] >= 48, b[b.count - 1] <= 57 else { return nil }
+        let minute = Int(b[b.count - 2] - 48) * 10 + Int(b[b.count - 1] - 48)
+        guard hour < 24, minute < 60 else { return nil }
+        return .clock(hour: hour, minute: minute)
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+@testable import GuardianCommandRouter
+import Testing
+
+private let interpreter = BuiltInInterpreter()
+
+private func read(_ text: String, at now: Date = Fixtures.now, in zone: TimeZone = Fixtures.newYork) -> Interpretation {
+    interpreter.interpret(text, now: now, timeZone: zone)
+}
+
+private func until(_ text: String, at now: Date = Fixtures.now, in zone: TimeZone = Fixtures.newYork) -> Date? {
+    read(text, at: now, in: zone).command?.untilDate
+}
+
+@Suite("Built-in interpreter: durations and times")
+struct DurationAndTimeTests {
+    @Test(arguments: [
+        ("2 hours", 7200), ("90 min", 5400), ("half an hour", 1800), ("an hour and a half", 5400), ("1.5 hours", 5400),
+        ("1h30", 5400), ("2h", 7200), ("45m", 2700), ("a quarter of an hour", 900), ("1 1/2 hours", 5400),
+        ("one and a half hours", 5400), ("two hours", 7200), ("forty five minutes", 2700), ("twenty-five minutes", 1500),
+        ("an hour", 3600), ("a day", 86400), ("a week", 604_800), ("1 hour 30 minutes", 5400),
+        ("2 hours and 15 minutes", 8100), ("a couple of hours", 7200), ("90 seconds", 90), ("the next 20 mins", 1200),
+        ("3 hrs", 10800), ("2 days", 172_800),
+    ])
+    func durations(phrase: String, seconds: Int) {
+        #expect(read("Block games for \(phrase)").command?.durationSeconds == seconds, "\(phrase)")
+    }
+
+    @Test("durations outside 1 s ... 7 days, and vague ones, are questions")
+    func durationLimits() {
+        for text in ["Block games for 0 minutes", "Block games for 8 days", "Block games for 3 weeks",
+                     "Block games for a while", "Give him a few more minutes", "Give him more time"] {
+            #expect(read(text).isClarify, "\(text)")
+        }
+        #expect(read("Block games for 7 days").command?.durationSeconds == 604_800)
+    }
+
+    @Test("till 8pm is today's 8 pm while it is ahead")
+    func tillEightBeforeEight() {
+        #expect(until("No games till 8pm") == Fixtures.date("2026-05-15 20:00"))
+        #expect(until("No games till 8pm", at: Fixtures.date("2026-05-15 02:00")) == Fixtures.date("2026-05-15 20:00"))
+    }
+
+    @Test("till 8pm at 9pm is a question: 8 pm passed under 6 hours ago")
+    func tillEightAfterEight() {
+        #expect(read("No games till 8pm", at: Fixtures.date("2026-05-15 21:00")).isClarify)
+        #expect(read("No gaming until after 3pm today", at: Fixtures.date("2026-05-15 16:00")).isClarify)
+        #expect(until("No games until 3pm", at: Fixtures.date("2026-05-15 22:00")) == Fixtures.date("2026-05-16 15:00"))
+    }
+
+    @Test("a time without am/pm is the sooner of its two readings")
+    func bareHours() {
+        #expect(until("No games till 8") == Fixtures.date("2026-05-15 20:00"))
+        #expect(until("No games till 8", at: Fixtures.date("2026-05-15 21:00")) == Fixtures.date("2026-05-16 08:00"))
+        #expect(until("No games until 7am", at: Fixtures.date("2026-05-15 21:00")) == Fixtures.date("2026-05-16 07:00"))
+        #expect(until("No games until 21:00") == Fixtures.date("2026-05-15 21:00"))
+        #expect(until("No games until noon", at: Fixtures.date("2026-05-15 09:00")) == Fixtures.date("2026-05-15 12:00"))
+    }
+
+    @Test("days end in the morning; today and the rest of the day at midnight; tonight at the next 7 am")
+    func days() {
+        #expect(until("No games until tomorrow") == Fixtures.date("2026-05-16 07:00"))
+        #expect(until("No games until tomorrow afternoon") == Fixtures.date("2026-05-16 12:00"))
+        #expect(until("No games until 10am tomorrow") == Fixtures.date("2026-05-16 10:00"))
+        #expect(until("No games until Monday") == Fixtures.date("2026-05-18 07:00"))
+        #expect(until("No games until Friday") == Fixtures.date("2026-05-22 07:00"))
+        #expect(until("No games for the rest of the day") == Fixtures.date("2026-05-16 00:00"))
+        #expect(until("No more games today") == Fixtures.date("2026-05-16 00:00"))
+        #expect(until("No more games tonight") == Fixtures.date("2026-05-16 07:00"))
+    }
+
+    @Test("for the weekend: from Friday to Sunday until Monday 00:00, otherwise a question")
+    func weekend() {
+        #expect(until("Remove all restrictions for the weekend", at: Fixtures.date("2026-05-16 10:00")) == Fixtures.date("2026-05-18 00:00"))
+        #expect(until("Remove all restrictions for the weekend", at: Fixtures.date("2026-05-17 18:00")) == Fixtures.date("2026-05-18 00:00"))
+        #expect(read("Remove all restrictions for the weekend", at: Fixtures.date("2026-05-13 10:00")).isClarify)
+    }
+
+    @Test("times follow the child's zone, across a daylight-saving change")
+    func zones() {
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        let evening = Fixtures.date("2026-03-28 22:00", berlin)
+        #expect(until("No games until tomorrow", at: evening, in: berlin) == RFC3339.parse("2026-03-29T05:00:00Z"))
+        #expect(until("No games for the rest of the day", at: evening, in: berlin) == RFC3339.parse("2026-03-28T23:00:00Z"))
+        let tokyo = TimeZone(identifier: "Asia/Tokyo")!
+        #expect(until("No games till 8pm", at: Fixtures.date("2026-05-15 13:30", tokyo), in: tokyo) == RFC3339.parse("2026-05-15T11:00:00Z"))
+        #expect(read("No games till 8pm").command?.until == "2026-05-16T00:00:00.000Z")
+    }
+}
+
+@Suite("Built-in interpreter: schedules")
+struct ScheduleTests {
+    private func window(_ text: String, at now: Date = Fixtures.now) -> ParentCommand.Schedule? {
+        read(text, at: now).command?.schedule
+    }
+
+    @Test("bedtime on school nights: 21:00-07:00 on weekdays")
+    func schoolNights() {
+        let expected = ParentCommand.Schedule(start: "21:00", end: "07:00", type: .bedtime, repeat: .weekdays)
+        #expect(window("bedtime at 9 on school nights") == expected)
+        #expect(window("Set bedtime at 9pm on weeknights") == expected)
+        #expect(window("Bedtime 9pm to 7am on school nights") == expected)
+        #expect(window("Bedtime at 9 on school nights")?.isOvernight == true)
+    }
+
+    @Test("windows, repeats and defaults")
+    func windows() {
+        #expect(window("Homework time from 4 to 6 on weekdays") == .init(start: "16:00", end: "18:00", type: .educational, repeat: .weekdays))
+        #expect(window("Only allow social apps between 7 and 8pm") == .init(start: "19:00", end: "20:00", type: .socialOnly, repeat: ParentCommand.Schedule.Repeat.none))
+        #expect(window("Weekend bedtime 11pm") == .init(start: "23:00", end: "07:00", type: .bedtime, repeat: .weekends))
+        #expect(window("Bedtime mode", at: Fixtures.date("2026-05-15 20:47")) == .init(start: "20:47", end: "07:00", type: .bedtime, repeat: ParentCommand.Schedule.Repeat.none))
+        #expect(read("Set bedtime").isClarify)
+        #expect(read("Homework time at 4").isClarify)
+    }
+
+    @Test("N more minutes then bedtime: extend, then a one-off bedtime from when the extension ends")
+    func thenBedtime() {
+        let result = read("Give him 15 more minutes then bedtime mode", at: Fixtures.date("2026-05-15 20:50"))
+        #expect(result == .command(try! ParentCommand(
+            action: .extend, durationSeconds: 900,
+            schedule: .init(start: "21:05", end: "07:00", type: .bedtime, repeat: ParentCommand.Schedule.Repeat.none)), child: "him"))
+        #expect(read("Block games for an hour then bedtime").isClarify)
+        #expect(read("Give him 10 more minutes then block TikTok").isClarify)
+    }
+}
+
+@Suite("Built-in interpreter: negation, children, warnings, clarification")
+struct ReadingTests {
+    @Test("don't block X allows X; don't let/allow X blocks X; the rest are questions")
+    func negation() {
+        #expect(read("Don't block YouTube").json == #"{"action":"allow","apps":["youtube"]}"#)
+        #expect(read("Never block Duolingo").json == #"{"action":"allow","apps":["duolingo"]}"#)
+        #expect(read("do not block games").json == #"{"action":"allow","categories":["games"]}"#)
+        #expect(read("Don't shut down the iPad").json == #"{"action":"allow"}"#)
+        #expect(read("Don't let him play Fortnite").json == #"{"action":"block_app","apps":["fortnite"]}"#)
+        #expect(read("Never allow TikTok").json == #"{"action":"block_app","apps":["tiktok"]}"#)
+        #expect(read("he can't play roblox today").json == #"{"action":"block_app","apps":["roblox"],"until":"2026-05-16T04:00:00.000Z"}"#)
+        #expect(read("I don't want him playing Roblox").json == #"{"action":"block_app","apps":["roblox"]}"#)
+        #expect(read("No restrictions on Minecraft").json == #"{"action":"allow","apps":["minecraft"]}"#)
+        for text in ["Don't unblock Snapchat", "Don't give him more time", "don't warn him", "Don't set bedtime",
+                     "Don't block YouTube, block TikTok"] {
+            #expect(read(text).isClarify, "\(text)")
+        }
+    }
+
+    @Test("children: names as written, he/she/his as him/her, several names are a question")
+    func children() {
+        #expect(read("Give Sam 10 more minutes").child == "Sam")
+        #expect(read("pls give jake 10 more min").child == "jake")
+        #expect(read("Give him 10 more minutes").child == "him")
+        #expect(read("No games until she finishes her homework").child == "her")
+        #expect(read("Lock Emma's phone").child == "Emma")
+        #expect(read("Liam gets 15 more minutes").child == "Liam")
+        #expect(read("That's enough games for today, Sam").child == "Sam")
+        #expect(read("Block YouTube").child == nil)
+        #expect(read("tell the kids dinner's ready").child == nil)
+        #expect(read("Block games for Sam and Emma").isClarify)
+    }
+
+    @Test("warnings carry the parent's words, spoken to the child")
+    func warnings() {
+        #expect(read("Send a warning that dinner is in 10 minutes") == .command(try! ParentCommand(action: .warning, message: "Dinner is in 10 minutes"), child: nil))
+        #expect(read("Tell Lily that she has 10 minutes left").command?.message == "You have 10 minutes left")
+        #expect(read("Remind her to do her homework").command?.message == "Do your homework")
+        #expect(read("Give him a 5 minute warning").command?.message == "5 minutes left")
+        #expect(read("Warn Sam").isClarify)
+        #expect(read("Send a warning that " + String(repeating: "a", count: 250)).isClarify)
+    }
+
+    @Test("typos in command words, apps and units are corrected")
+    func typos() {
+        #expect(read("Blokc youtub for 1 hour").json == #"{"action":"block_app","apps":["youtube"],"durationSeconds":3600}"#)
+        #expect(read("block all gams for 2 hours").json == #"{"action":"shutdown","categories":["games"],"durationSeconds":7200}"#)
+        #expect(read("give him 10 more minuts").command?.durationSeconds == 600)
+        #expect(read("block social meda").json == #"{"action":"shutdown","categories":["social"]}"#)
+    }
+
+    @Test("questions, unknown apps, vague or double requests are answered with a question")
+    func clarify() {
+        for text in ["", "   ", "?!", "What is Sam doing right now?", "Is Emma online?", "Should I let him play Roblox?",
+                     "Block it", "Block", "Allow", "Extend", "asdfgh", "Block Zorblax for an hour", "Block YouTube for a while",
+                     "Give him 10 more minutes and block TikTok", "Block YouTube from 3 to 5", "No TikTok after 8pm",
+                     "Restrict YouTube to 30 minutes a day", "Block YouTube?", String(repeating: "block ", count: 300)] {
+            let result = read(text)
+            #expect(result.isClarify, "\(text)")
+            if case .clarify(let question) = result { #expect(!question.isEmpty) }
+        }
+        if case .clarify(let question) = read("Block Zorblax for an hour") { #expect(question.contains("Zorblax")) }
+    }
+
+    @Test("the interpreter never crashes on odd input")
+    func oddInput() {
+        for text in ["🙂🙂", "block \u{0}youtube", "'til", "a.m.", "8:", ":30", "1/0 hours", "--", "block 99999999999999999999 hours",
+                     "Block games for 1e9 hours", "until until until", "then then", "'s", "don't", "9:99pm", "25:00"] {
+            _ = read(text)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+@testable import GuardianCommandRouter
+import Testing
+
+@Suite("Corpus")
+struct CorpusTests {
+    @Test("the built-in interpreter reads at least 95% of the corpus as written")
+    func builtInAccuracy() throws {
+        let corpus = try Fixtures.corpus()
+        let interpreter = BuiltInInterpreter()
+        let score = corpus.score { interpreter.interpret($0, now: $1, timeZone: $2) }
+        for failure in score.failures {
+            print("corpus miss: \"\(failure.text)\"\n  expected \(failure.expected)\n  got      \(failure.got)")
+        }
+        print(String(format: "corpus accuracy: %d/%d = %.1f%%", score.correct, score.total, score.accuracy * 100))
+        #expect(score.total >= 150)
+        #expect(score.accuracy >= 0.95)
+    }
+
+    @Test("the corpus holds the brief's and the contract's phrasings verbatim")
+    func holdsTheBriefsPhrasings() throws {
+        let corpus = try Fixtures.corpus()
+        let byText = Dictionary(corpus.cases.map { ($0.text, $0) }, uniquingKeysWith: { a, _ in a })
+        for text in ["Block all social media apps for 2 hours", "Give him 15 more minutes then bedtime mode",
+                     "No gaming until after 3pm today", "Send a warning that dinner is in 10 minutes",
+                     "Remove all restrictions for the weekend"] {
+            #expect(byText[text]?.command != nil, "\(text)")
+        }
+        #expect(byText["Block all games for 2 hours"]?.command
+                == (try ParentCommand(action: .shutdown, durationSeconds: 7200, categories: [.games])))
+        #expect(byText["Give him 10 more minutes"]?.command == (try ParentCommand(action: .extend, durationSeconds: 600)))
+        #expect(byText["No more YouTube until homework is done"]?.command
+                == (try ParentCommand(action: .blockApp, apps: ["youtube"], condition: "homework")))
+    }
+
+    @Test("every case is a valid command on its own clock")
+    func casesAreValid() throws {
+        let corpus = try Fixtures.corpus()
+        for item in corpus.cases {
+            try item.command?.validate(now: item.now ?? corpus.now)
+        }
+        #expect(Set(corpus.cases.map(\.text)).count == corpus.cases.count)
+    }
+}

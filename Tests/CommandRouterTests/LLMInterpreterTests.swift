@@ -1,0 +1,112 @@
+import Foundation
+@testable import GuardianCommandRouter
+import Testing
+
+/// Each test starts its own fake server (a class suite: deinit stops it, pass or fail).
+@Suite("LLM interpreter against a fake OpenAI-compatible server", .serialized, .enabled(if: FakeLLMServer.pythonAvailable))
+final class LLMInterpreterTests {
+    let server: FakeLLMServer
+    let text = "Block all games for 2 hours"
+
+    init() throws { server = try FakeLLMServer(slowSeconds: 3) }
+
+    deinit { server.stop() }
+
+    private func interpreter(_ mode: String, timeout: TimeInterval = 2) -> LLMInterpreter {
+        LLMInterpreter(configuration: .init(baseURL: server.baseURL(mode), model: "gemma-test", timeout: timeout))
+    }
+
+    private var builtIn: Interpretation {
+        BuiltInInterpreter().interpret(text, now: Fixtures.now, timeZone: Fixtures.newYork)
+    }
+
+    @Test("a valid answer is used, child included")
+    func validAnswer() async throws {
+        defer { server.stop() }
+        let outcome = await interpreter("valid").interpretReportingSource(text, now: Fixtures.now, timeZone: Fixtures.newYork)
+        #expect(outcome.fallbackReason == nil)
+        #expect(outcome.interpretation == .command(try ParentCommand(action: .shutdown, durationSeconds: 4321, categories: [.games]), child: "Sam"))
+        #expect(outcome.interpretation != builtIn)
+    }
+
+    @Test("the request asks for the nested json_schema form and describes the schema in the prompt")
+    func request() async throws {
+        defer { server.stop() }
+        _ = await interpreter("valid").interpret(text, now: Fixtures.now, timeZone: Fixtures.newYork)
+        let body = try await server.lastRequest()
+        #expect(body["model"] as? String == "gemma-test")
+        let format = try #require(body["response_format"] as? [String: Any])
+        #expect(format["type"] as? String == "json_schema")
+        let jsonSchema = try #require(format["json_schema"] as? [String: Any])
+        #expect(jsonSchema["name"] as? String == "parent_command")
+        let schema = try #require(jsonSchema["schema"] as? [String: Any])
+        let properties = try #require(schema["properties"] as? [String: Any])
+        #expect(Set(properties.keys).isSuperset(of: ["action", "durationSeconds", "apps", "categories", "message", "until", "condition", "schedule"]))
+        let messages = try #require(body["messages"] as? [[String: Any]])
+        let system = try #require(messages.first?["content"] as? String)
+        #expect(system.contains("durationSeconds") && system.contains("block_app") && system.contains("2026-05-15 13:30"))
+        #expect(messages.last?["content"] as? String == text)
+    }
+
+    @Test("an answer in a code fence, and a clarification, are used")
+    func fencedAndClarify() async throws {
+        defer { server.stop() }
+        let fenced = await interpreter("fenced").interpretReportingSource(text, now: Fixtures.now, timeZone: Fixtures.newYork)
+        #expect(fenced.fallbackReason == nil)
+        #expect(fenced.interpretation.command?.durationSeconds == 4321)
+        let clarify = await interpreter("clarify").interpretReportingSource(text, now: Fixtures.now, timeZone: Fixtures.newYork)
+        #expect(clarify.interpretation == .clarify(question: "Which child?"))
+    }
+
+    @Test("every failure falls back to the built-in answer", arguments: ["invalid-json", "schema-violation", "bad-envelope", "error500", "no-such-mode"])
+    func fallsBack(mode: String) async throws {
+        defer { server.stop() }
+        let outcome = await interpreter(mode).interpretReportingSource(text, now: Fixtures.now, timeZone: Fixtures.newYork)
+        #expect(outcome.interpretation == builtIn)
+        #expect(outcome.fallbackReason != nil)
+        if mode == "error500" { #expect(outcome.fallbackReason == .httpStatus(500)) }
+        if mode == "schema-violation" {
+            guard case .invalidCommand? = outcome.fallbackReason else { Issue.record("\(String(describing: outcome.fallbackReason))"); return }
+        }
+    }
+
+    @Test("a slow server is abandoned at the timeout")
+    func slow() async throws {
+        defer { server.stop() }
+        let started = Date()
+        let outcome = await interpreter("slow", timeout: 0.5).interpretReportingSource(text, now: Fixtures.now, timeZone: Fixtures.newYork)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(outcome.fallbackReason == .timeout)
+        #expect(outcome.interpretation == builtIn)
+        #expect(elapsed < 2.5, "took \(elapsed) s")
+    }
+
+    @Test("no server at all falls back")
+    func unreachable() async throws {
+        server.stop()
+        let outcome = await interpreter("valid").interpretReportingSource(text, now: Fixtures.now, timeZone: Fixtures.newYork)
+        #expect(outcome.interpretation == builtIn)
+        #expect(outcome.fallbackReason != nil)
+    }
+
+    @Test("answers are validated against now: an until in the past is refused")
+    func validatesAgainstNow() throws {
+        func envelope(_ content: String) -> Data {
+            try! JSONSerialization.data(withJSONObject: ["choices": [["message": ["role": "assistant", "content": content]]]])
+        }
+        let past = LLMInterpreter.parseAnswer(envelope(#"{"action": "shutdown", "until": "2026-05-15T10:00:00Z"}"#), now: Fixtures.now)
+        guard case .failure(.invalidCommand) = past else { Issue.record("\(past)"); return }
+        let extra = LLMInterpreter.parseAnswer(envelope(#"{"action": "shutdown", "reason": "x"}"#), now: Fixtures.now)
+        guard case .failure(.invalidCommand) = extra else { Issue.record("\(extra)"); return }
+        let ok = LLMInterpreter.parseAnswer(envelope(#"{"action": "block_app", "apps": ["YouTube"], "child": "him"}"#), now: Fixtures.now)
+        #expect(try ok.get() == .command(try ParentCommand(action: .blockApp, apps: ["youtube"]), child: "him"))
+    }
+
+    @Test("configuration from the environment")
+    func environment() {
+        #expect(LLMInterpreter.Configuration.fromEnvironment([:]) == nil)
+        let configuration = LLMInterpreter.Configuration.fromEnvironment(["GUARDIAN_LLM_URL": "http://127.0.0.1:8080", "GUARDIAN_LLM_TIMEOUT": "2.5"])
+        #expect(configuration?.timeout == 2.5)
+        #expect(configuration?.endpoint.absoluteString == "http://127.0.0.1:8080/v1/chat/completions")
+    }
+}

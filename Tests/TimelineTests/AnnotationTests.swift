@@ -1,0 +1,37 @@
+import Foundation
+@testable import GuardianTimeline
+import Testing
+
+@Suite("annotating motion with location")
+struct AnnotationTests {
+    let home = GeoPoint(lat: 40.4134539747987, lon: -3.72705138288785)
+    let street = GeoPoint(lat: 40.4140156074618, lon: -3.72467680871441)
+
+    @Test("each event takes the latest location at or before it; unknown motion is dropped first")
+    func annotate() {
+        let motion = [
+            MotionEvent(timestamp: 1_000, activity: .stationary),
+            MotionEvent(timestamp: 5_000, activity: .unknown),
+            MotionEvent(timestamp: 8_000, activity: .walking),
+            MotionEvent(timestamp: 12_000, activity: .walking),
+            MotionEvent(timestamp: 30_000, activity: .automotive),
+        ]
+        let locations = [
+            LocationEvent(timestamp: 2_000, location: home),
+            LocationEvent(timestamp: 12_000, location: street),
+        ]
+        let annotated = AnnotatedEvent.annotate(motion: motion.reversed(), locations: locations, until: 20_000)
+        #expect(annotated == [
+            AnnotatedEvent(start: 1_000, end: 8_000, activity: .stationary, location: nil),
+            AnnotatedEvent(start: 8_000, end: 12_000, activity: .walking, location: home),
+            AnnotatedEvent(start: 12_000, end: 20_000, activity: .walking, location: street),
+        ])
+    }
+
+    @Test("one event per millisecond, in a fixed order")
+    func duplicates() {
+        let motion = [MotionEvent(timestamp: 0, activity: .walking), MotionEvent(timestamp: 0, activity: .stationary), MotionEvent(timestamp: 0, activity: .walking)]
+        let annotated = AnnotatedEvent.annotate(motion: motion, locations: [], until: 60_000)
+        #expect(annotated == [AnnotatedEvent(start: 0, end: 60_000, activity: .stationary, location: nil)])
+    }
+}
