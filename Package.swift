@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "geofence", targets: ["geofence"]),
         .executable(name: "predictor", targets: ["predictor"]),
         .executable(name: "notifier", targets: ["notifier"]),
+        .executable(name: "timeline", targets: ["timeline"]),
         .executable(name: "guardian", targets: ["guardian"]),
         .executable(name: "guardian-bench", targets: ["guardian-bench"]),
         .library(name: "MQTT", targets: ["MQTT"]),
@@ -69,8 +70,12 @@ let package = Package(
             name: "predictor", dependencies: ["GuardianPredictor"],
             path: "Services/Predictor/Main", swiftSettings: strict),
         .target(
-            name: "GuardianTimeline", dependencies: ["GuardianShared", "CSVM"],
-            path: "Services/Timeline/Sources", swiftSettings: strict),
+            name: "GuardianTimeline", dependencies: [
+                "GuardianShared", "CSVM", .product(name: "GRDB", package: "GRDB.swift"),
+            ], path: "Services/Timeline/Sources", swiftSettings: strict),
+        .executableTarget(
+            name: "timeline", dependencies: ["GuardianTimeline"],
+            path: "Services/Timeline/Main", swiftSettings: strict),
         .target(
             name: "GuardianNotifier", dependencies: ["GuardianShared"],
             path: "Services/Notifier/Sources", swiftSettings: strict),
@@ -79,7 +84,7 @@ let package = Package(
             path: "Services/Notifier/Main", swiftSettings: strict),
         .executableTarget(
             name: "guardian", dependencies: [
-                "GuardianShared", "GuardianPredictor",
+                "GuardianShared", "GuardianPredictor", "GuardianTimeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], path: "Services/CLI", swiftSettings: strict),
 

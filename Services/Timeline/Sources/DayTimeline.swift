@@ -12,6 +12,19 @@ public struct DayTimeline: Sendable, Codable, Hashable {
         public var activity: MotionActivity
         public var location: GeoPoint?
         public var edited: Bool
+
+        public init(
+            start: Int64, end: Int64, category: TimelineCategory, confidence: Double, activity: MotionActivity, location: GeoPoint?,
+            edited: Bool
+        ) {
+            self.start = start
+            self.end = end
+            self.category = category
+            self.confidence = confidence
+            self.activity = activity
+            self.location = location
+            self.edited = edited
+        }
     }
 
     /// `YYYY-MM-DD` in `timezone`.
@@ -36,6 +49,15 @@ public struct DayTimeline: Sendable, Codable, Hashable {
             throw DecodingError.dataCorruptedError(forKey: .date, in: container, debugDescription: "no day \(date) in \(timezone)")
         }
         (dayStart, dayEnd) = bounds
+    }
+
+    /// A day as published (slots already clipped), `nil` if `date` is not a day in `timezone`.
+    public init?(date: String, timezone: String, slots: [Slot]) {
+        guard let zone = TimeZone(identifier: timezone), let bounds = LocalDays(zone).bounds(of: date) else { return nil }
+        self.date = date
+        self.timezone = timezone
+        (dayStart, dayEnd) = bounds
+        self.slots = slots
     }
 
     /// The local day `date` (`YYYY-MM-DD`) of a timeline, `nil` if there is no such date.

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import GuardianShared
+import GuardianTimeline
+import MQTT
+
+/// `guardian timeline build EVENTS.jsonl` and `guardian timeline show DEVICE --date D --svg FILE`.
+struct TimelineCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "timeline", abstract: "Build or draw a day's time slots.", subcommands: [Build.self, Show.self])
+
+    struct Build: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Offline: location and motion events (JSON lines) in, the days' slots out as JSON.")
+
+        @Argument(help: "A file of contract-shaped location and motion events, one JSON object per line.")
+        var events: String
+
+        @Option(help: "IANA time zone of the days.")
+        var timezone = "UTC"
+
+        @Option(help: "Also draw each day as an SVG into this folder.")
+        var svgDir: String?
+
+        func run() throws {
+            guard let zone = TimeZone(identifier: timezone) else { throw ValidationError("unknown time zone \(timezone)") }
+            let (motion, locations, problems) = OfflineTimeline.read(jsonLines: try Data(contentsOf: URL(fileURLWithPath: events)))
+            for problem in problems { FileHandle.standardError.write(Data("skipped \(problem)\n".utf8)) }
+            let days = try OfflineTimeline.build(motion: motion, locations: locations, timeZone: zone)
+            let encoder = GuardianJSON.encoder()
+            encoder.outputFormatting.insert(.prettyPrinted)
+            print(String(decoding: try encoder.encode(days), as: UTF8.self))
+            if let svgDir {
+                try FileManager.default.createDirectory(atPath: svgDir, withIntermediateDirectories: true)
+                for day in days {
+                    guard let timeline = day.dayTimeline else { continue }
+                    try TimelineSVG().render(timeline).write(toFile: "\(svgDir)/\(day.date).svg", atomically: true, encoding: .utf8)
+                }
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Fetch a published day and draw it (a bar per slot, coloured by category).")
+
+        @Argument(help: "The device id.")
+        var device: String
+
+        @Option(help: "The local date, YYYY-MM-DD.")
+        var date: String
+
+        @Option(help: "Write the picture here (SVG); without it the slots are printed.")
+        var svg: String?
+
+        func run() async throws {
+            guard Identifier.isValid(device) else { throw ValidationError("'\(device)' is not a device id") }
+            let (client, topics) = try await BusConnection.connect(clientSuffix: "timeline")
+            let subscription = try await client.subscribe("\(topics.prefix)/timeline/\(device)/days/\(date)")
+            let fetch = Task { () -> MQTTMessage? in
+                for await message in subscription { return message }
+                return nil
+            }
+            let timeout = Task {
+                try await Task.sleep(for: .seconds(5))
+                fetch.cancel()
+            }
+            let message = await fetch.value
+            timeout.cancel()
+            await client.shutdown()
+            guard let message, !message.payload.isEmpty else { throw ValidationError("no published day \(date) for \(device)") }
+            let day = try JSONDecoder().decode(PublishedDay.self, from: message.payload)
+            if let svg {
+                guard let timeline = day.dayTimeline else { throw ValidationError("the published day is not a day in \(day.timezone)") }
+                try TimelineSVG().render(timeline).write(toFile: svg, atomically: true, encoding: .utf8)
+                print("wrote \(svg): \(day.slots.count) slots on \(day.date) (\(day.timezone))")
+            } else {
+                for slot in day.slots {
+                    print("\(slot.start.rfc3339.dropFirst(11).prefix(5))-\(slot.end.rfc3339.dropFirst(11).prefix(5))  \(slot.category.rawValue)  \(slot.activity.rawValue)  \(Int(slot.confidence * 100))%\(slot.edited ? " (edited)" : "")")
+                }
+            }
+        }
+    }
+}

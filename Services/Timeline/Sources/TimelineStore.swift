@@ -1,0 +1,120 @@
+import Foundation
+import GRDB
+import GuardianShared
+import Logging
+
+/// The timeline's store, as the brief designs it: location events, motion events, each device's
+/// slots (start times only, `edited` kept) with its labelled examples and model, and the outbox.
+final class TimelineStore: Sendable {
+    let store: ServiceStore
+
+    static let migrations: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE motions (device_id TEXT NOT NULL, ts INTEGER NOT NULL, activity TEXT NOT NULL, PRIMARY KEY (device_id, ts)) WITHOUT ROWID;
+                    CREATE TABLE locations (device_id TEXT NOT NULL, ts INTEGER NOT NULL, lat REAL NOT NULL, lon REAL NOT NULL,
+                        PRIMARY KEY (device_id, ts)) WITHOUT ROWID;
+                    CREATE TABLE devices (device_id TEXT PRIMARY KEY, timezone TEXT, state BLOB, dirty_from INTEGER, model BLOB);
+                    CREATE TABLE examples (device_id TEXT NOT NULL, start INTEGER NOT NULL, example BLOB NOT NULL, PRIMARY KEY (device_id, start));
+                    """)
+        }
+        DurableOutbox.register(in: &migrator)
+        return migrator
+    }()
+
+    init(config: GuardianConfig, logger: Logger) throws(StorageError) {
+        store = try ServiceStore(service: "timeline", config: config, migrations: TimelineStore.migrations, logger: logger)
+    }
+
+    private func ensureDevice(_ deviceId: String, in db: Database) throws {
+        try db.execute(sql: "INSERT OR IGNORE INTO devices (device_id) VALUES (?)", arguments: [deviceId])
+    }
+
+    /// Stores a motion event; marks the device's timeline as needing events from `ts` on.
+    func addMotion(_ deviceId: String, ts: Int64, activity: MotionActivity) throws(StorageError) {
+        try store.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO motions VALUES (?, ?, ?)", arguments: [deviceId, ts, activity.rawValue])
+            try markDirty(deviceId, from: ts, in: db)
+        }
+    }
+
+    func addLocation(_ deviceId: String, ts: Int64, point: GeoPoint) throws(StorageError) {
+        try store.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO locations VALUES (?, ?, ?, ?)", arguments: [deviceId, ts, point.lat, point.lon])
+            try markDirty(deviceId, from: ts, in: db)
+        }
+    }
+
+    private func markDirty(_ deviceId: String, from ts: Int64, in db: Database) throws {
+        try ensureDevice(deviceId, in: db)
+        try db.execute(sql: "UPDATE devices SET dirty_from = min(coalesce(dirty_from, ?), ?) WHERE device_id = ?", arguments: [ts, ts, deviceId])
+    }
+
+    func setTimeZone(_ deviceId: String, identifier: String) throws(StorageError) {
+        try store.write { db in
+            try ensureDevice(deviceId, in: db)
+            try db.execute(sql: "UPDATE devices SET timezone = ? WHERE device_id = ?", arguments: [identifier, deviceId])
+        }
+    }
+
+    struct Device {
+        var timeZone: TimeZone
+        var state: TimelineState
+        var dirtyFrom: Int64?
+        var model: Data?
+    }
+
+    func device(_ deviceId: String) throws(StorageError) -> Device {
+        try store.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT timezone, state, dirty_from, model FROM devices WHERE device_id = ?", arguments: [deviceId])
+            let zone = (row?["timezone"] as String?).flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
+            let state = (row?["state"] as Data?).flatMap { try? JSONDecoder().decode(TimelineState.self, from: $0) } ?? TimelineState()
+            return Device(timeZone: zone, state: state, dirtyFrom: row?["dirty_from"], model: row?["model"])
+        }
+    }
+
+    /// Motion events in `[from, until]` and locations from the last one at or before `from`.
+    func events(_ deviceId: String, from: Int64?, until: Int64) throws(StorageError) -> ([MotionEvent], [LocationEvent]) {
+        try store.read { db in
+            let lower = from ?? .min
+            let motion = try Row.fetchAll(
+                db, sql: "SELECT ts, activity FROM motions WHERE device_id = ? AND ts >= ? AND ts <= ? ORDER BY ts", arguments: [deviceId, lower, until]
+            ).compactMap { row in MotionActivity(rawValue: row["activity"]).map { MotionEvent(timestamp: row["ts"], activity: $0) } }
+            let start = try Int64.fetchOne(
+                db, sql: "SELECT max(ts) FROM locations WHERE device_id = ? AND ts <= ?", arguments: [deviceId, lower]) ?? lower
+            let locations = try Row.fetchAll(
+                db, sql: "SELECT ts, lat, lon FROM locations WHERE device_id = ? AND ts >= ? AND ts <= ? ORDER BY ts",
+                arguments: [deviceId, min(start, lower), until]
+            ).map { LocationEvent(timestamp: $0["ts"], location: GeoPoint(lat: $0["lat"], lon: $0["lon"])) }
+            return (motion, locations)
+        }
+    }
+
+    func latestEvent(_ deviceId: String) throws(StorageError) -> Int64? {
+        try store.read { db in
+            try Int64.fetchOne(
+                db, sql: "SELECT max(ts) FROM (SELECT max(ts) AS ts FROM motions WHERE device_id = ? UNION ALL SELECT max(ts) FROM locations WHERE device_id = ?)",
+                arguments: [deviceId, deviceId])
+        }
+    }
+
+    func save(_ deviceId: String, state: TimelineState, clearDirty: Bool, model: Data? = nil, in db: Database) throws {
+        try ensureDevice(deviceId, in: db)
+        try db.execute(sql: "UPDATE devices SET state = ? WHERE device_id = ?", arguments: [GuardianJSON.encode(state), deviceId])
+        if clearDirty { try db.execute(sql: "UPDATE devices SET dirty_from = NULL WHERE device_id = ?", arguments: [deviceId]) }
+        if let model { try db.execute(sql: "UPDATE devices SET model = ? WHERE device_id = ?", arguments: [model, deviceId]) }
+    }
+
+    func addExample(_ deviceId: String, _ example: LabelledSlot, in db: Database) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO examples VALUES (?, ?, ?)", arguments: [deviceId, example.start, GuardianJSON.encode(example)])
+    }
+
+    func examples(_ deviceId: String) throws(StorageError) -> [LabelledSlot] {
+        try store.read { db in
+            try Data.fetchAll(db, sql: "SELECT example FROM examples WHERE device_id = ? ORDER BY start", arguments: [deviceId])
+                .compactMap { try? JSONDecoder().decode(LabelledSlot.self, from: $0) }
+        }
+    }
+}
