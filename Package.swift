@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "predictor", targets: ["predictor"]),
         .executable(name: "notifier", targets: ["notifier"]),
         .executable(name: "timeline", targets: ["timeline"]),
+        .executable(name: "command-router", targets: ["command-router"]),
         .executable(name: "guardian", targets: ["guardian"]),
         .executable(name: "guardian-bench", targets: ["guardian-bench"]),
         .library(name: "MQTT", targets: ["MQTT"]),
@@ -77,6 +78,12 @@ let package = Package(
             name: "timeline", dependencies: ["GuardianTimeline"],
             path: "Services/Timeline/Main", swiftSettings: strict),
         .target(
+            name: "GuardianCommandRouter", dependencies: ["GuardianShared"],
+            path: "Services/CommandRouter/Sources", swiftSettings: strict),
+        .executableTarget(
+            name: "command-router", dependencies: ["GuardianCommandRouter"],
+            path: "Services/CommandRouter/Main", swiftSettings: strict),
+        .target(
             name: "GuardianNotifier", dependencies: ["GuardianShared"],
             path: "Services/Notifier/Sources", swiftSettings: strict),
         .executableTarget(
@@ -84,7 +91,7 @@ let package = Package(
             path: "Services/Notifier/Main", swiftSettings: strict),
         .executableTarget(
             name: "guardian", dependencies: [
-                "GuardianShared", "GuardianPredictor", "GuardianTimeline",
+                "GuardianShared", "GuardianPredictor", "GuardianTimeline", "GuardianCommandRouter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], path: "Services/CLI", swiftSettings: strict),
 
@@ -95,7 +102,7 @@ let package = Package(
             path: "Tests/Support", swiftSettings: strict),
         .executableTarget(
             name: "guardian-bench", dependencies: [
-                "GuardianTestSupport", "GuardianIngest", "GuardianGeofence", "GuardianPredictor", "GuardianNotifier", "GuardianTimeline", "MQTT",
+                "GuardianTestSupport", "GuardianIngest", "GuardianGeofence", "GuardianPredictor", "GuardianNotifier", "GuardianTimeline", "GuardianCommandRouter", "MQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], path: "Benchmarks", swiftSettings: strict),
 
@@ -111,6 +118,9 @@ let package = Package(
         .testTarget(
             name: "TimelineTests", dependencies: ["GuardianTimeline", "GuardianTestSupport"],
             path: "Tests/TimelineTests", swiftSettings: strict),
+        .testTarget(
+            name: "CommandRouterTests", dependencies: ["GuardianCommandRouter", "GuardianTestSupport"],
+            path: "Tests/CommandRouterTests", exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
             name: "NotifierTests", dependencies: ["GuardianNotifier", "GuardianTestSupport"],
             path: "Tests/NotifierTests", swiftSettings: strict),

@@ -12,6 +12,7 @@ do {
     if wanted("geofence") { ZoneIndexBenchmark().run() }
     if wanted("predictor") { try PredictorBenchmark().run() }
     if wanted("timeline") { try TimelineBenchmark().run() }
+    if wanted("interpreter") { try InterpreterBenchmark().run() }
     if wanted("pipeline") { try await PipelineLatencyBenchmark(executables: executables).run() }
     if wanted("notifier") { try await NotifierBenchmark(executables: executables).run() }
 } catch {

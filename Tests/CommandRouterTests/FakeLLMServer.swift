@@ -32,6 +32,7 @@ final class FakeLLMServer: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Fixtures.url("fake_llm_server.py").path, String(port), String(slowSeconds)]
         process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
         try process.run()
         let deadline = Date().addingTimeInterval(10)
         while !Self.canConnect(port: port) {
@@ -54,11 +55,15 @@ final class FakeLLMServer: @unchecked Sendable {
         return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
 
+    /// SIGTERM, then SIGKILL if the server is still running after 2 s.
     func stop() {
         lock.lock()
         defer { lock.unlock() }
         guard process.isRunning else { return }
         process.terminate()
+        let deadline = Date().addingTimeInterval(2)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 

@@ -11,7 +11,7 @@ final class ManualClock: Sendable {
     private let value: Mutex<Timestamp>
     init(_ text: String) { value = Mutex(Timestamp(rfc3339: text)!) }
     func set(_ text: String) { value.withLock { $0 = Timestamp(rfc3339: text)! } }
-    var clock: NotifierClock { NotifierClock { [self] in value.withLock { $0 } } }
+    var clock: ServiceClock { ServiceClock { [self] in value.withLock { $0 } } }
 }
 
 final class NotifierHarness: @unchecked Sendable {

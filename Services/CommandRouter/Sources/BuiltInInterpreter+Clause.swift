@@ -2,7 +2,7 @@ import Foundation
 
 /// What one clause says, slot by slot, before it is read as a command.
 struct ClauseSlots: Sendable {
-    enum Period: Sendable, Equatable { case restOfDay, tonight, weekend }
+    enum Period: Sendable, Equatable { case restOfDay, tonight }
 
     /// Predicate words and particles, in order: the grammar's verbs.
     var cues: [(key: Key, at: Int)] = []
@@ -33,7 +33,6 @@ struct ClauseSlots: Sendable {
     var now = false
     var moreTime = false
     var budget = false
-    var or = false
 
     var names: [String] = []
     var pronouns: [String] = []
@@ -119,23 +118,12 @@ struct ClauseParser {
             let end = key(i + 1) == .possessive ? i + 2 : i + 1
             mark(i..<end)
             return end
-        case .unknown(let word):
-            if isTargetSlot(i) { slots.unknownTargets.append(original(i..<i + 1).isEmpty ? word : original(i..<i + 1)) }
+        case .unknown:
+            if isTargetSlot(i) { slots.unknownTargets.append(original(i..<i + 1)) }
         case .punctuation:
             mark(i..<i + 1)
         case .number, .clock:
-            let bare = key(i - 1).map { if case .scheduleKind = $0 { return true } else { return $0 == .mode } } ?? false
-            if let (expression, next) = timeExpression(at: i, bare: bare) {
-                slots.startTimes.append(expression)
-                if let (end, after) = windowEnd(at: next) {
-                    slots.windows.append((expression, end))
-                    slots.startTimes.removeLast()
-                    mark(i..<after)
-                    return after
-                }
-                mark(i..<next)
-                return next
-            }
+            if let next = startOrWindow(at: i, from: i, bare: isScheduleWord(i - 1)) { return next }
         case .key(let key):
             return scanKey(key, at: i)
         }
@@ -145,7 +133,21 @@ struct ClauseParser {
     /// `(to|until|till|-|and) TimeExpression` closing a window.
     private func windowEnd(at j: Int) -> (TimeExpression, Int)? {
         guard key(j) == .to || key(j) == .until || key(j) == .and || punctuation(j) == "-" else { return nil }
-        return timeExpression(at: j + 1, bare: true).map { ($0.0, $0.1) }
+        return timeExpression(at: j + 1, bare: true)
+    }
+
+    /// A time at `at` (the lexes from `from` on consumed): a window's start when an end follows,
+    /// otherwise a start time.
+    private mutating func startOrWindow(at j: Int, from i: Int, bare: Bool) -> Int? {
+        guard let (start, next) = timeExpression(at: j, bare: bare) else { return nil }
+        if let (end, after) = windowEnd(at: next) {
+            slots.windows.append((start, end))
+            mark(i..<after)
+            return after
+        }
+        slots.startTimes.append(start)
+        mark(i..<next)
+        return next
     }
 
     private mutating func scanKey(_ k: Key, at i: Int) -> Int {
@@ -180,30 +182,11 @@ struct ClauseParser {
                 return next
             }
         case .from, .between:
-            if let (start, next) = timeExpression(at: i + 1, bare: true) {
-                if let (end, after) = windowEnd(at: next) {
-                    slots.windows.append((start, end))
-                    mark(i..<after)
-                    return after
-                }
-                slots.startTimes.append(start)
-                mark(i..<next)
-                return next
-            }
+            if let next = startOrWindow(at: i + 1, from: i, bare: true) { return next }
             if i + 1 < hi { mark(i..<i + 1) }
         case .at, .of:
             let bare = k == .at || isScheduleWord(i - 1) || (key(i - 1) == .article && isScheduleWord(i - 2))
-            if let (expression, next) = timeExpression(at: i + 1, bare: bare) {
-                slots.startTimes.append(expression)
-                if let (end, after) = windowEnd(at: next) {
-                    slots.windows.append((expression, end))
-                    slots.startTimes.removeLast()
-                    mark(i..<after)
-                    return after
-                }
-                mark(i..<next)
-                return next
-            }
+            if let next = startOrWindow(at: i + 1, from: i, bare: bare) { return next }
             if k == .of, i + 1 < hi { mark(i..<i + 1) }
             if k == .at, key(i + 1) == .night {
                 slots.periods.append(.tonight)
@@ -275,10 +258,7 @@ struct ClauseParser {
         case .filler:
             if tokens[lexes[i].first].word == "now" { slots.now = true }
             mark(i..<i + 1)
-        case .article, .a, .speaker, .be, .aux, .possessive, .with, .by, .next, .inside, .and, .but, .then:
-            mark(i..<i + 1)
-        case .or:
-            slots.or = true
+        case .article, .a, .speaker, .be, .aux, .possessive, .with, .by, .next, .inside, .and, .or, .but, .then:
             mark(i..<i + 1)
         case .him, .her:
             let pronoun = k == .him ? "him" : "her"

@@ -73,7 +73,8 @@ extension ClauseSlots {
                 case .stay?:
                     resolved = .extend
                 default:
-                    resolved = hasDuration && !(next == .use || next == .on) ? .extend : .allow(permissive: true, needsTarget: true)
+                    let more = durations.contains { $0.more && !$0.delay }
+                    resolved = more || (hasDuration && !(next == .use || next == .on)) ? .extend : .allow(permissive: true, needsTarget: true)
                 }
             case .give:
                 if hasDuration || moreTime || durations.contains(where: \.vague) || !untilTimes.isEmpty {
@@ -156,7 +157,7 @@ struct CommandBuilder {
                 return .clarify(question: "What would you like me to do instead? \(Self.examples)")
             }
         }
-        if slots.budget {
+        if slots.budget || (head == .none && slots.restrictions && !slots.durations.isEmpty) {
             return .clarify(question: "I can't set a daily allowance. I can block \(targetName ?? "it") now for a time or until a time: which do you want?")
         }
         let result: Result<ParentCommand, Question>
@@ -214,6 +215,9 @@ struct CommandBuilder {
     /// The one length, end or condition of a block or an allowance, starting now.
     private func timing(_ verb: String) -> Result<Timing, Question> {
         let lengths = slots.durations.filter { !$0.delay }
+        if !slots.repeats.isEmpty {
+            return .failure(Question(text: "I can't \(verb) on a repeating schedule; I can \(verb) it now for a time, or set a bedtime, homework or social-only schedule. Which would you like?"))
+        }
         if slots.futureStart || !slots.windows.isEmpty || !slots.startTimes.isEmpty || lengths.count < slots.durations.count {
             return .failure(Question(text: "I can only \(verb) starting now, for a time or until a time or a task is done (or set a bedtime, homework or social-only schedule). Should I \(verb) it now?"))
         }
@@ -243,10 +247,9 @@ struct CommandBuilder {
             case .tonight:
                 let morning = TimeResolver.at(TimeResolver.morningHour, 0, on: calendar.startOfDay(for: now), calendar)
                 timing.until = morning > now ? morning : TimeResolver.at(TimeResolver.morningHour, 0, on: tomorrow, calendar)
-            case .weekend: break
             }
         }
-        if slots.weekendWord || slots.periods.first == .weekend {
+        if slots.weekendWord {
             let weekday = calendar.component(.weekday, from: now)
             guard weekday == 6 || weekday == 7 || weekday == 1 else {
                 return .failure(Question(text: "The weekend hasn't started yet. Should I \(verb) it from now until Monday morning, or would you rather ask again on Friday?"))

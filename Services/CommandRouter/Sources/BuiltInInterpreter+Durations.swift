@@ -35,14 +35,22 @@ extension ClauseParser {
     func duration(at start: Int) -> (DurationPhrase, Int)? {
         var j = start
         var delay = false
+        var next = false
         if key(j) == .forWord || key(j) == .by || key(j) == .inside {
             delay = key(j) == .inside
             j += 1
-            while key(j) == .article || key(j) == .next || key(j) == .filler { j += 1 }
+            while key(j) == .article || key(j) == .next || key(j) == .filler {
+                if key(j) == .next { next = true }
+                j += 1
+            }
         }
-        guard case (var phrase, let next)? = amount(at: j) else { return nil }
+        // "for the next hour": one unit
+        if next, case .unit(let unit)? = key(j) {
+            return (DurationPhrase(seconds: unit, vague: false, more: false, delay: delay), j + 1)
+        }
+        guard case (var phrase, let after)? = amount(at: j) else { return nil }
         phrase.delay = delay
-        return (phrase, next)
+        return (phrase, after)
     }
 
     /// One or more quantities ("1 hour 30 minutes", "2 hours and 15 minutes"), then an optional "more".
@@ -104,7 +112,7 @@ extension ClauseParser {
             }
         }
         func result(_ seconds: Double, _ next: Int, vague: Bool = false) -> (DurationPhrase, Int) {
-            (DurationPhrase(seconds: Int(seconds.rounded()), vague: vague, more: more), next)
+            (DurationPhrase(seconds: seconds.isFinite ? Int(min(seconds, 1e12).rounded()) : Int.max, vague: vague, more: more), next)
         }
         switch key(j) {
         case .half?:
@@ -211,6 +219,9 @@ extension ClauseParser {
             case .tonight?: return (.tonight, k + 1)
             case .tomorrow?: return (.tomorrow, k + 1)
             case .weekday(let d)?: return (.weekday(d), k + 1)
+            case .next? where { if case .weekday? = key(k + 1) { return true }; return false }():
+                if case .weekday(let d)? = key(k + 1) { return (.weekday(d), k + 2) }
+                return nil
             case .article? where key(k + 1) == .morning || key(k + 1) == .afternoon || key(k + 1) == .evening:
                 return (.today, k + 1)
             default: return nil
@@ -343,10 +354,9 @@ enum TimeResolver {
                 }
             }
         }
-        if expression.day == .today || expression.day == .tonight, best == nil || calendar.isDate(best!, inSameDayAs: now) == false {
+        guard let best else {
             return .clarify("\(describe(clock)) has already passed today. Did you mean tomorrow?")
         }
-        guard let best else { return .clarify("When exactly?") }
         if hours.count == 1, let passed = passedToday, !calendar.isDate(best, inSameDayAs: now),
            now.timeIntervalSince(passed) < recentlyPassed {
             return .clarify("It's already past \(describe(clock)). Did you mean \(describe(clock)) tomorrow?")

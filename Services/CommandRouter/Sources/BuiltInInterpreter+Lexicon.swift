@@ -81,7 +81,7 @@ final class Lexicon: Sendable {
         func key(_ k: Key, _ entries: [String]) { add(.key(k), entries) }
 
         key(.block, ["block", "ban", "disable", "restrict", "prohibit", "forbid", "kill", "blocked", "banned", "disabled",
-                     "blocking", "limit", "bann", "blokc", "cut off"])
+                     "blocking", "bann", "blokc", "cut off"])
         key(.shutdown, ["shutdown", "shut down", "lock down", "lockdown", "ground", "grounded"])
         key(.lock, ["lock", "locked"])
         key(.pause, ["pause", "freeze", "suspend", "paused"])
@@ -119,7 +119,7 @@ final class Lexicon: Sendable {
         key(.timeUp, ["time is up", "time up", "times up"])
 
         key(.warningNoun, ["warning", "message", "note", "notification", "reminder", "heads up", "msg", "warnings"])
-        key(.restrictions, ["restrictions", "restriction", "limits", "rules", "controls", "blocks", "parental controls",
+        key(.restrictions, ["restrictions", "restriction", "limits", "limit", "time limit", "time limits", "rules", "controls", "blocks", "parental controls",
                             "screen time limits", "screen time restrictions", "limitations", "grounding"])
         key(.everything, ["everything", "all apps", "apps", "screens", "screen", "screen time", "internet", "wifi",
                           "wi fi", "all the apps", "every app", "the whole thing"])
@@ -130,6 +130,7 @@ final class Lexicon: Sendable {
                                           "learning time", "learning mode", "study"])
         key(.scheduleKind(.socialOnly), ["social only", "social mode", "social only mode"])
         key(.mode, ["mode", "schedule"])
+        key(.scheduleKind(.educational), ["homework schedule", "study schedule", "homework hour", "homework routine"])
         key(.time, ["time"])
 
         key(.conditionWord("homework"), ["homework", "hw", "homwork", "school work", "schoolwork", "assignments", "assignment"])
@@ -228,7 +229,7 @@ final class Lexicon: Sendable {
                       "too", "also", "right away", "straight away", "go ahead and", "for me", "for now", "thx", "ty",
                       "emergency", "really", "though", "then please", "right now", "as well", "yeah", "yes", "sure",
                       "oh", "about", "around", "approximately", "any more", "anymore", "totally", "completely",
-                      "quick", "quickly", "still", "there", "altogether", "entirely"])
+                      "quick", "quickly", "still", "there", "altogether", "entirely", "make sure", "ensure"])
         key(.question, ["what", "how", "why", "when", "where", "who", "which", "whats", "hows"])
         key(.possessive, ["'s"])
 
@@ -293,13 +294,19 @@ final class Lexicon: Sendable {
                     best = candidate
                     bestDistance = d
                     tie = false
-                } else if d == bestDistance, best != nil {
+                } else if d == bestDistance, let current = best, !sameSense(current, candidate) {
                     tie = true
                 }
             }
         }
         guard let best, !tie, bestDistance <= limit else { return nil }
         return String(decoding: best, as: UTF8.self)
+    }
+
+    /// Two spellings of one word ("blokc", "block") are not a tie.
+    private func sameSense(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard let x = words[String(decoding: a, as: UTF8.self)], let y = words[String(decoding: b, as: UTF8.self)] else { return false }
+        return x == y
     }
 
     /// Optimal string alignment distance, giving up (returning `limit`) once it cannot be below it.

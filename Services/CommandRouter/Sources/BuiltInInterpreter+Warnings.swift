@@ -151,7 +151,7 @@ struct WarningGrammar {
     private func countWarning(at start: Int) -> String? {
         var j = start
         if key(j) == .a { j += 1 }
-        guard j < hi, case .number(let n) = lexes[j].sense, n > 0, n == n.rounded(),
+        guard j < hi, case .number(let n) = lexes[j].sense, n > 0, n <= 1000, n == n.rounded(),
               case .unit(let unit)? = key(j + 1), key(j + 2) == .warningNoun, j + 3 >= hi
         else { return nil }
         let name = unit == 1 ? "second" : unit == 60 ? "minute" : unit == 3600 ? "hour" : unit == 86_400 ? "day" : "week"

@@ -42,7 +42,7 @@ public struct BuiltInInterpreter: Interpreter {
     func nameSlots(_ tokens: inout [Token]) -> Set<Int> {
         var names = Set<Int>()
         let before: Set<String> = ["give", "tell", "warn", "remind", "let", "send", "grant", "stop", "for", "to", "from",
-                                   "extend", "text", "notify", "ping", "message", "ground", "allow", "gimme"]
+                                   "extend", "text", "notify", "ping", "message", "ground", "allow", "gimme", "sure", "ensure"]
         let after: Set<String> = ["can", "gets", "get", "has", "may", "should", "is", "will", "needs", "could", "must",
                                   "cannot", "would", ":", ",", "'s", "gets", "deserves"]
         let firstWord = tokens.firstIndex { !$0.isPunctuation && lexicon.words[$0.word] != .key(.filler) }

@@ -78,7 +78,7 @@ public struct LLMInterpreter: Interpreter {
 
     /// The model's validated interpretation, or why there is none.
     public func modelInterpretation(_ text: String, now: Date, timeZone: TimeZone) async -> Result<Interpretation, LLMInterpreterError> {
-        var request = URLRequest(url: configuration.endpoint, timeoutInterval: configuration.timeout)
+        var request = URLRequest(url: configuration.endpoint, timeoutInterval: Transport.backstop(configuration.timeout))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -164,13 +164,17 @@ private final class Transport: @unchecked Sendable {
     init(timeout: TimeInterval) {
         self.timeout = timeout
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
+        configuration.timeoutIntervalForRequest = Self.backstop(timeout)
+        configuration.timeoutIntervalForResource = Self.backstop(timeout)
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         session = URLSession(configuration: configuration)
     }
 
     deinit { session.invalidateAndCancel() }
+
+    /// URLSession's own limit, behind the precise deadline of ``send(_:)``: on Linux it counts in
+    /// whole seconds (0.5 s would time out at once).
+    static func backstop(_ timeout: TimeInterval) -> TimeInterval { max(1, timeout.rounded(.up)) + 1 }
 
     /// The body and status code, or ``LLMInterpreterError/timeout`` once `timeout` has passed.
     func send(_ request: URLRequest) async throws -> (Data, Int) {

@@ -22,10 +22,10 @@ public final class NotifierService: Service, Sendable {
     let store: NotifierStore
     let outbox: DurableOutbox
     let rules: NotificationRules
-    let clock: NotifierClock
+    let clock: ServiceClock
     let state = Mutex(State())
 
-    public init(config: GuardianConfig, logger: Logger, clock: NotifierClock = .system) throws {
+    public init(config: GuardianConfig, logger: Logger, clock: ServiceClock = .system) throws {
         runtime = try BusRuntime(service: Self.name, config: config, logger: logger)
         store = try NotifierStore(config: config, logger: runtime.logger)
         outbox = DurableOutbox(store: store.store, client: runtime.client, logger: runtime.logger)
@@ -44,7 +44,7 @@ public final class NotifierService: Service, Sendable {
 
     public func run() async throws {
         // Routing state as last seen, so queued messages are routed before the retained ones arrive again.
-        for (topic, payload) in try store.retainedState() { applyRetained(topic: topic, payload: payload) }
+        for (topic, payload) in try store.retained.all() { applyRetained(topic: topic, payload: payload) }
         try outbox.replay()
         let prefix = runtime.topics.prefix
         try await runtime.client.subscribe(Topics.shared(Self.name, "\(prefix)/predictions/+")) { [self] in handlePrediction($0) }
@@ -136,7 +136,7 @@ public final class NotifierService: Service, Sendable {
     /// Families, preferences and profiles: kept (and stored) to route and filter.
     func handleRetained(_ message: MQTTMessage) {
         guard applyRetained(topic: message.topic, payload: message.payload, report: message) else { return }
-        try? store.saveRetained(topic: message.topic, payload: message.payload)
+        try? store.retained.save(topic: message.topic, payload: message.payload)
     }
 
     @discardableResult

@@ -13,7 +13,6 @@ final class NotifierStore: Sendable {
         migrator.registerMigration("v1") { db in
             try db.execute(
                 sql: """
-                    CREATE TABLE retained_state (topic TEXT PRIMARY KEY, payload BLOB NOT NULL);
                     CREATE TABLE history (
                         recipient TEXT NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL, zone_id TEXT,
                         at INTEGER NOT NULL, delivered INTEGER NOT NULL,
@@ -26,26 +25,16 @@ final class NotifierStore: Sendable {
                         attempts INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL);
                     """)
         }
+        RetainedStateCache.register(in: &migrator)
         DurableOutbox.register(in: &migrator)
         return migrator
     }()
 
+    let retained: RetainedStateCache
+
     init(config: GuardianConfig, logger: Logger) throws(StorageError) {
         store = try ServiceStore(service: "notifier", config: config, migrations: NotifierStore.migrations, logger: logger)
-    }
-
-    func retainedState() throws(StorageError) -> [(topic: String, payload: Data)] {
-        try store.read { db in try Row.fetchAll(db, sql: "SELECT topic, payload FROM retained_state").map { ($0["topic"], $0["payload"]) } }
-    }
-
-    func saveRetained(topic: String, payload: Data) throws(StorageError) {
-        try store.write { db in
-            if payload.isEmpty {
-                try db.execute(sql: "DELETE FROM retained_state WHERE topic = ?", arguments: [topic])
-            } else {
-                try db.execute(sql: "INSERT OR REPLACE INTO retained_state VALUES (?, ?)", arguments: [topic, payload])
-            }
-        }
+        retained = RetainedStateCache(store: store)
     }
 
     /// Records a notification; false when this recipient already had it.

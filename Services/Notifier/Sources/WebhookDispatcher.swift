@@ -87,10 +87,3 @@ struct WebhookDispatcher: Sendable {
         }
     }
 }
-
-/// The notifier's notion of now (injectable so tests can cross midnight).
-public struct NotifierClock: Sendable {
-    public let now: @Sendable () -> Timestamp
-    public init(now: @escaping @Sendable () -> Timestamp) { self.now = now }
-    public static let system = NotifierClock { .now() }
-}

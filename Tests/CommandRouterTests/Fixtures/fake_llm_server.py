@@ -16,6 +16,8 @@ test: POST /{mode}/v1/chat/completions with mode
 GET /health answers 200; GET /last-request returns the last request body received.
 """
 import json
+import os
+import signal
 import sys
 import threading
 import time
@@ -97,9 +99,21 @@ class Handler(BaseHTTPRequestHandler):
             self.send_json(404, {"error": "unknown mode " + mode})
 
 
+def exit_with_parent(parent):
+    """Stop when the process that started us is gone (a crashed test run cannot stop us)."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
+
+
 def main():
+    # A child of a test runner may inherit blocked signals: let SIGTERM and SIGINT through.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     if len(sys.argv) < 2:
         sys.exit("usage: fake_llm_server.py PORT [SLOW_SECONDS]")
+    threading.Thread(target=exit_with_parent, args=(os.getppid(),), daemon=True).start()
     server = ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler)
     server.daemon_threads = True
     print("listening", flush=True)

@@ -1,0 +1,350 @@
+import Foundation
+import GRDB
+import GuardianShared
+import Logging
+import MQTT
+import ServiceLifecycle
+import Synchronization
+
+/// The command-router: a parent's words or structured command, authorised against the families,
+/// turned into the child's latest command and effective policy (both retained), republished when a
+/// restriction starts or ends, with a reply to the parent.
+public final class CommandRouterService: Service, Sendable {
+    public static let name = "command-router"
+
+    struct State {
+        var families = FamilyDirectory()
+        var timeZones: [String: TimeZone] = [:]
+        var children: [String: RouterStore.Child] = [:]
+    }
+
+    let runtime: BusRuntime
+    let store: RouterStore
+    let outbox: DurableOutbox
+    let interpreter: any Interpreter
+    let builtIn = BuiltInInterpreter()
+    let usesModel: Bool
+    let clock: ServiceClock
+    let state = Mutex(State())
+
+    public init(config: GuardianConfig, logger: Logger, clock: ServiceClock = .system, interpreter: (any Interpreter)? = nil) throws {
+        runtime = try BusRuntime(service: Self.name, config: config, logger: logger)
+        store = try RouterStore(config: config, logger: runtime.logger)
+        outbox = DurableOutbox(store: store.store, client: runtime.client, logger: runtime.logger)
+        if let interpreter {
+            self.interpreter = interpreter
+            usesModel = !(interpreter is BuiltInInterpreter)
+        } else if let model = LLMInterpreter.Configuration.fromEnvironment(config.environment) {
+            self.interpreter = LLMInterpreter(configuration: model)
+            usesModel = true
+        } else {
+            self.interpreter = BuiltInInterpreter()
+            usesModel = false
+        }
+        self.clock = clock
+    }
+
+    public var counters: Counters { runtime.counters }
+
+    public func run() async throws {
+        for (topic, payload) in try store.retained.all() { applyRetained(topic: topic, payload: payload) }
+        let children = try store.children()
+        state.withLock { $0.children = children }
+        try outbox.replay()
+        let prefix = runtime.topics.prefix
+        for filter in ["\(prefix)/families/+", runtime.topics.events(kind: .profile)] {
+            try await runtime.client.subscribe(filter) { [self] in handleRetained($0) }
+        }
+        try await runtime.client.subscribe("\(prefix)/parents/+/commands") { [self] in handleCommand($0) }
+        try await runtime.client.subscribe("\(prefix)/parents/+/activity") { [self] in handleActivity($0) }
+        try await runtime.client.subscribe(runtime.topics.events(kind: .usage)) { [self] in handleUsage($0) }
+        try await runtime.start()
+        refreshPolicies()
+
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [outbox] in await outbox.runFlushing() }
+            group.addTask { [self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(250))
+                    refreshPolicies()
+                }
+            }
+            await runtime.runUntilShutdown()
+            group.cancelAll()
+        }
+        await runtime.stop()
+        outbox.flush()
+    }
+
+    // MARK: Commands
+
+    func handleCommand(_ message: MQTTMessage) {
+        guard let parent = topicId(message) else { return }
+        let request: ParentRequest
+        do {
+            request = try JSONDecoder().decode(ParentRequest.self, from: message.payload)
+        } catch {
+            runtime.reportError(topic: message.topic, reason: ContractViolation.from(error).description, payload: message.payload)
+            if let id = (try? JSONSerialization.jsonObject(with: message.payload) as? [String: Any])?["id"] as? String, Identifier.isValidEventId(id),
+                runtime.config.shard.index == 0
+            {
+                reply(to: parent, CommandReply(commandId: id, status: .rejected, summary: "Command not understood", reason: "\(ContractViolation.from(error))"))
+            }
+            return
+        }
+        if let text = request.text, request.command == nil, usesModel {
+            // A model can take seconds: interpret off the network thread, then handle as usual.
+            let zone = timeZoneForParent(parent, named: request.child)
+            Task { [self] in
+                let interpretation = await interpreter.interpret(text, now: clock.now().date, timeZone: zone)
+                process(request, parent: parent, interpretation: interpretation, source: message)
+            }
+        } else {
+            let interpretation: Interpretation
+            if let command = request.command {
+                interpretation = .command(command, child: request.child)
+            } else {
+                interpretation = builtIn.interpret(request.text ?? "", now: clock.now().date, timeZone: timeZoneForParent(parent, named: request.child))
+            }
+            process(request, parent: parent, interpretation: interpretation, source: message)
+        }
+    }
+
+    /// The time zone to read a parent's words in: their (named or only) child's.
+    private func timeZoneForParent(_ parent: String, named: String?) -> TimeZone {
+        state.withLock { s in
+            let children = s.families.children(of: parent)
+            let child = named.flatMap { name in children.first { $0.deviceId == name || $0.name.lowercased() == name.lowercased() } }
+                ?? (children.count == 1 ? children[0] : nil)
+            return child.flatMap { s.timeZones[$0.deviceId] } ?? TimeZone(identifier: "UTC")!
+        }
+    }
+
+    func process(_ request: ParentRequest, parent: String, interpretation: Interpretation, source: MQTTMessage) {
+        let isLead = runtime.config.shard.index == 0
+        guard case .command(let command, let named) = interpretation else {
+            if isLead { reply(to: parent, CommandReply(commandId: request.id, status: .clarify, summary: interpretation.summary(in: .gmt))) }
+            return
+        }
+        let resolution = state.withLock { resolveChild(parent: parent, named: request.child ?? named, in: $0) }
+        let deviceId: String
+        switch resolution {
+        case .child(let id):
+            deviceId = id
+        case .clarify(let question):
+            if isLead { reply(to: parent, CommandReply(commandId: request.id, status: .clarify, command: encode(command), summary: question)) }
+            return
+        case .refuse(let reason):
+            runtime.counters.increment("refused")
+            if isLead { reply(to: parent, CommandReply(commandId: request.id, status: .rejected, command: encode(command), summary: command.summary, reason: reason)) }
+            return
+        }
+        guard runtime.config.shard.owns(deviceId: deviceId) else { return }
+        execute(command, id: request.id, parent: parent, deviceId: deviceId, source: source)
+    }
+
+    enum Resolution: Equatable {
+        case child(String)
+        case clarify(String)
+        case refuse(String)
+    }
+
+    /// A child by id or name among the parent's children; pronouns or nothing only when there is one.
+    func resolveChild(parent: String, named: String?, in s: State) -> Resolution {
+        let mine = s.families.children(of: parent)
+        guard !mine.isEmpty else { return .refuse("\(parent) is not a parent in any family") }
+        let pronouns: Set<String> = ["him", "her", "them", "the kid", "the kids", "my kid", "my child", "he", "she"]
+        guard let named, !pronouns.contains(named.lowercased()) else {
+            if mine.count == 1 { return .child(mine[0].deviceId) }
+            return .clarify("Which child: \(mine.map(\.name).joined(separator: " or "))?")
+        }
+        if let child = mine.first(where: { $0.deviceId == named || $0.name.lowercased() == named.lowercased() }) { return .child(child.deviceId) }
+        let elsewhere = s.families.families.values.flatMap(\.children).contains { $0.deviceId == named || $0.name.lowercased() == named.lowercased() }
+        return elsewhere ? .refuse("\(named) is not in your family") : .clarify("I don't know \(named). Which child: \(mine.map(\.name).joined(separator: " or "))?")
+    }
+
+    /// Applies an authorised command: rules, retained command and policy, reply, in one transaction.
+    private func execute(_ command: ParentCommand, id: String, parent: String, deviceId: String, source: MQTTMessage) {
+        let now = clock.now()
+        state.withLock { s in
+            let zone = s.timeZones[deviceId] ?? TimeZone(identifier: "UTC")!
+            let engine = PolicyEngine(timeZone: zone)
+            var child = s.children[deviceId] ?? RouterStore.Child()
+            let result = engine.apply(command, id: id, now: now, to: child.rules)
+            let summary = "\(s.families.name(of: deviceId)): \(command.summary(in: zone))"
+            var messages: [MQTTOutgoing] = []
+            switch result {
+            case .failure(let rejection):
+                messages.append(replyMessage(to: parent, CommandReply(commandId: id, status: .rejected, command: encode(command), summary: summary, reason: rejection.reason)))
+            case .success(let rules):
+                child.rules = rules
+                let expires = rules.filter { $0.commandId == id }.compactMap(\.until).max()
+                let latest = ChildCommandMessage(id: id, issuedAt: now, issuedBy: parent, command: command, expiresAt: expires)
+                messages.append(MQTTOutgoing(topic: "\(runtime.topics.prefix)/children/\(deviceId)/command", payload: GuardianJSON.encode(latest), retain: true))
+                if let policy = policyIfChanged(&child, engine: engine, now: now) { messages.append(policyMessage(policy, deviceId: deviceId)) }
+                messages.append(replyMessage(to: parent, CommandReply(commandId: id, status: .accepted, command: encode(command), summary: summary)))
+            }
+            do {
+                let staged = try store.store.write { db -> [DurableOutbox.Staged] in
+                    guard try store.firstTime(commandId: id, parent: parent, in: db) else { return [] }
+                    try store.save(child, deviceId: deviceId, in: db)
+                    return try messages.map { try outbox.stage($0, in: db) }
+                }
+                guard !staged.isEmpty else { return runtime.counters.increment("duplicates") }
+                s.children[deviceId] = child
+                outbox.send(staged)
+                runtime.counters.increment(result.isSuccess ? "accepted" : "rejected")
+            } catch {
+                runtime.logger.error("cannot store command", metadata: [LogKey.deviceId: "\(deviceId)", LogKey.error: "\(error)"])
+                runtime.reportError(topic: source.topic, reason: "not stored: \(error)", payload: source.payload)
+            }
+        }
+    }
+
+    // MARK: Policies
+
+    /// The child's policy at `now` if it differs from the last one published (the version moves on).
+    private func policyIfChanged(_ child: inout RouterStore.Child, engine: PolicyEngine, now: Timestamp) -> ChildPolicy? {
+        child.rules = engine.prune(child.rules, now: now)
+        let restrictions = engine.restrictions(child.rules, at: now)
+        guard restrictions != child.published else { return nil }
+        child.version += 1
+        child.published = restrictions
+        return ChildPolicy(version: child.version, updatedAt: now, restrictions: restrictions)
+    }
+
+    private func policyMessage(_ policy: ChildPolicy, deviceId: String) -> MQTTOutgoing {
+        MQTTOutgoing(topic: "\(runtime.topics.prefix)/children/\(deviceId)/policy", payload: GuardianJSON.encode(policy), retain: true)
+    }
+
+    /// Republishes the policy of every child whose restrictions started or ended.
+    func refreshPolicies() {
+        let now = clock.now()
+        state.withLock { s in
+            for (deviceId, current) in s.children where runtime.config.shard.owns(deviceId: deviceId) {
+                var child = current
+                let engine = PolicyEngine(timeZone: s.timeZones[deviceId] ?? TimeZone(identifier: "UTC")!)
+                guard let policy = policyIfChanged(&child, engine: engine, now: now) else { continue }
+                do {
+                    let staged = try store.store.write { db in
+                        try store.save(child, deviceId: deviceId, in: db)
+                        return try outbox.stage(policyMessage(policy, deviceId: deviceId), in: db)
+                    }
+                    s.children[deviceId] = child
+                    outbox.send([staged])
+                    runtime.counters.increment("policyUpdates")
+                } catch {
+                    runtime.logger.error("cannot store policy", metadata: [LogKey.deviceId: "\(deviceId)", LogKey.error: "\(error)"])
+                }
+            }
+        }
+    }
+
+    // MARK: Activity and context
+
+    func handleUsage(_ message: MQTTMessage) {
+        guard let event = try? JSONDecoder().decode(DeviceEvent<AppUsage>.self, from: message.payload),
+            message.topic == runtime.topics.event(event.deviceId, .usage)
+        else { return runtime.reportError(topic: message.topic, reason: "not a usage event for this topic", payload: message.payload) }
+        guard runtime.config.shard.owns(deviceId: event.deviceId) else { return }
+        try? store.addUsage(deviceId: event.deviceId, ts: event.ts, usage: event.body)
+    }
+
+    /// `guardian/parents/{userId}/activity` `{child?, since?}`, answered on the response topic with the
+    /// child's app usage since `since` (default: the last 24 hours) and current restrictions.
+    func handleActivity(_ message: MQTTMessage) {
+        guard let parent = topicId(message), let responseTopic = message.properties.responseTopic, TopicFilter.isValidTopic(responseTopic) else {
+            return runtime.reportError(topic: message.topic, reason: "an activity request needs an MQTT 5 response topic", payload: message.payload)
+        }
+        struct Request: Decodable {
+            var child: String?
+            var since: Timestamp?
+        }
+        let request = (try? JSONDecoder().decode(Request.self, from: message.payload)) ?? Request()
+        let (resolution, restrictions, name) = state.withLock { s in
+            let resolution = resolveChild(parent: parent, named: request.child, in: s)
+            guard case .child(let id) = resolution else { return (resolution, [ChildPolicy.Restriction](), "") }
+            return (resolution, s.children[id]?.published ?? [], s.families.name(of: id))
+        }
+        var answer: [String: JSONObject]
+        if case .child(let id) = resolution {
+            guard runtime.config.shard.owns(deviceId: id) else { return }
+            let since = request.since ?? clock.now().adding(seconds: -86400)
+            let usage = (try? store.usage(deviceId: id, since: since)) ?? (apps: [:], categories: [:])
+            answer = [
+                "child": .string(id), "name": .string(name), "since": .string(since.rfc3339),
+                "apps": .object(usage.apps.mapValues { .number($0) }), "categories": .object(usage.categories.mapValues { .number($0) }),
+                "restrictions": (try? JSONDecoder().decode(JSONObject.self, from: GuardianJSON.encode(restrictions))) ?? .array([]),
+            ]
+        } else {
+            guard runtime.config.shard.index == 0 else { return }
+            switch resolution {
+            case .clarify(let question): answer = ["error": .string(question)]
+            case .refuse(let reason): answer = ["error": .string(reason)]
+            case .child: answer = [:]
+            }
+        }
+        runtime.client.publish(
+            MQTTOutgoing(
+                topic: responseTopic, payload: GuardianJSON.encode(answer),
+                properties: MQTTProperties(correlationData: message.properties.correlationData))
+        ) { _ in }
+    }
+
+    func handleRetained(_ message: MQTTMessage) {
+        guard applyRetained(topic: message.topic, payload: message.payload, report: message) else { return }
+        try? store.retained.save(topic: message.topic, payload: message.payload)
+    }
+
+    @discardableResult
+    private func applyRetained(topic: String, payload: Data, report: MQTTMessage? = nil) -> Bool {
+        guard let levels = runtime.topics.levels(of: topic), levels.count >= 2, Identifier.isValid(levels[1]) else { return false }
+        let id = String(levels[1])
+        do {
+            switch (levels[0], levels.count) {
+            case ("families", 2):
+                let family = payload.isEmpty ? nil : try JSONDecoder().decode(Family.self, from: payload)
+                state.withLock { $0.families.set(family, id: id) }
+            case ("events", 3):
+                let profile = try JSONDecoder().decode(DeviceEvent<DeviceProfile>.self, from: payload)
+                state.withLock { $0.timeZones[id] = profile.body.timeZone }
+            default:
+                return false
+            }
+            return true
+        } catch {
+            if let report { runtime.reportError(topic: report.topic, reason: ContractViolation.from(error).description, payload: report.payload) }
+            return false
+        }
+    }
+
+    // MARK: Helpers
+
+    /// A reply that changes nothing (clarify, refusals before any state): published directly.
+    private func reply(to parent: String, _ reply: CommandReply) {
+        runtime.client.publish(replyMessage(to: parent, reply)) { _ in }
+    }
+
+    private func replyMessage(to parent: String, _ reply: CommandReply) -> MQTTOutgoing {
+        MQTTOutgoing(topic: "\(runtime.topics.prefix)/parents/\(parent)/replies", payload: GuardianJSON.encode(reply))
+    }
+
+    private func encode(_ command: ParentCommand) -> JSONObject? {
+        try? JSONDecoder().decode(JSONObject.self, from: GuardianJSON.encode(command))
+    }
+
+    private func topicId(_ message: MQTTMessage) -> String? {
+        guard let levels = runtime.topics.levels(of: message.topic), levels.count == 3, Identifier.isValid(levels[1]) else {
+            runtime.reportError(topic: message.topic, reason: "user id must match [A-Za-z0-9_-]{1,64}", payload: message.payload)
+            return nil
+        }
+        return String(levels[1])
+    }
+}
+
+extension Result {
+    var isSuccess: Bool {
+        if case .success = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import GRDB
+import GuardianShared
+import Logging
+
+/// The command-router's store: families and profiles as last seen, each child's rules and last
+/// published policy, app usage for activity queries, and the outbox.
+final class RouterStore: Sendable {
+    let store: ServiceStore
+    let retained: RetainedStateCache
+
+    static let migrations: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE children (device_id TEXT PRIMARY KEY, rules BLOB NOT NULL, version INTEGER NOT NULL, published BLOB);
+                    CREATE TABLE usage (device_id TEXT NOT NULL, ts INTEGER NOT NULL, app TEXT NOT NULL, category TEXT, seconds REAL NOT NULL);
+                    CREATE INDEX usage_by_child ON usage(device_id, ts);
+                    CREATE TABLE handled (command_id TEXT NOT NULL, parent TEXT NOT NULL, PRIMARY KEY (parent, command_id));
+                    """)
+        }
+        RetainedStateCache.register(in: &migrator)
+        DurableOutbox.register(in: &migrator)
+        return migrator
+    }()
+
+    init(config: GuardianConfig, logger: Logger) throws(StorageError) {
+        store = try ServiceStore(service: "command-router", config: config, migrations: RouterStore.migrations, logger: logger)
+        retained = RetainedStateCache(store: store)
+    }
+
+    struct Child: Sendable {
+        var rules: [RestrictionRule] = []
+        var version = 0
+        var published: [ChildPolicy.Restriction]?
+    }
+
+    func children() throws(StorageError) -> [String: Child] {
+        try store.read { db in
+            var all: [String: Child] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM children") {
+                let rules = (try? JSONDecoder().decode([RestrictionRule].self, from: row["rules"] as Data)) ?? []
+                let published = (row["published"] as Data?).flatMap { try? JSONDecoder().decode([ChildPolicy.Restriction].self, from: $0) }
+                all[row["device_id"]] = Child(rules: rules, version: row["version"], published: published)
+            }
+            return all
+        }
+    }
+
+    func save(_ child: Child, deviceId: String, in db: Database) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO children VALUES (?, ?, ?, ?)",
+            arguments: [deviceId, GuardianJSON.encode(child.rules), child.version, child.published.map { GuardianJSON.encode($0) }])
+    }
+
+    /// Records a parent's command id; false when it was handled before (a redelivery).
+    func firstTime(commandId: String, parent: String, in db: Database) throws -> Bool {
+        try db.execute(sql: "INSERT OR IGNORE INTO handled VALUES (?, ?)", arguments: [commandId, parent])
+        return db.changesCount > 0
+    }
+
+    func addUsage(deviceId: String, ts: Timestamp, usage: AppUsage) throws(StorageError) {
+        try store.write { db in
+            try db.execute(
+                sql: "INSERT INTO usage VALUES (?, ?, ?, ?, ?)",
+                arguments: [deviceId, ts.milliseconds, usage.app, usage.category?.rawValue, usage.seconds])
+        }
+    }
+
+    /// Seconds per app and per category since `since`.
+    func usage(deviceId: String, since: Timestamp) throws(StorageError) -> (apps: [String: Double], categories: [String: Double]) {
+        try store.read { db in
+            var apps: [String: Double] = [:], categories: [String: Double] = [:]
+            for row in try Row.fetchAll(
+                db, sql: "SELECT app, category, sum(seconds) AS total FROM usage WHERE device_id = ? AND ts >= ? GROUP BY app, category",
+                arguments: [deviceId, since.milliseconds])
+            {
+                let total: Double = row["total"]
+                apps[row["app"], default: 0] += total
+                categories[(row["category"] as String?) ?? "other", default: 0] += total
+            }
+            return (apps, categories)
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+@testable import GuardianCommandRouter
+import GuardianShared
+import GuardianTestSupport
+import MQTT
+import Synchronization
+import Testing
+
+/// A clock a test moves by hand.
+final class RouterTestClock: Sendable {
+    private let value: Mutex<Timestamp>
+    init(_ text: String) { value = Mutex(Timestamp(rfc3339: text)!) }
+    func set(_ text: String) { value.withLock { $0 = Timestamp(rfc3339: text)! } }
+    var clock: ServiceClock { ServiceClock { [self] in value.withLock { $0 } } }
+}
+
+final class RouterHarness: @unchecked Sendable {
+    let broker = try! TestBroker()
+    let data = try! TemporaryDirectory()
+    let admin: MQTTClient
+    let replies: MessageCollector
+    let policies: MessageCollector
+    let commands: MessageCollector
+    let errors: MessageCollector
+    let time: RouterTestClock
+    var service: CommandRouterService?
+    var task: Task<Void, any Error>?
+
+    init(now: String = "2026-11-18T14:00:00Z") async throws {
+        time = RouterTestClock(now)
+        admin = try await broker.connectedClient("admin")
+        replies = try await MessageCollector(admin, "guardian/parents/+/replies")
+        policies = try await MessageCollector(admin, "guardian/children/+/policy")
+        commands = try await MessageCollector(admin, "guardian/children/+/command")
+        errors = try await MessageCollector(admin, "guardian/errors/command-router")
+        try await admin.publish("guardian/families/smith", payload: GuardianJSON.encode(Family(parents: ["mum"], children: [.init(deviceId: "sam-tablet", name: "Sam")])), retain: true)
+        try await admin.publish(
+            "guardian/families/jones",
+            payload: GuardianJSON.encode(Family(parents: ["dad-jones"], children: [.init(deviceId: "amy-tab", name: "Amy"), .init(deviceId: "ben-tab", name: "Ben")])),
+            retain: true)
+        let ts = Timestamp(rfc3339: "2026-11-01T00:00:00Z")!
+        try await admin.publish(
+            "guardian/events/sam-tablet/profile",
+            payload: GuardianJSON.encode(DeviceEvent(id: "p", deviceId: "sam-tablet", ts: ts, receivedAt: ts, body: DeviceProfile(timezone: "Europe/London", role: .child))),
+            retain: true)
+    }
+
+    func start() async throws {
+        let presence = try await MessageCollector(admin, "guardian/services/command-router/test")
+        let config = try broker.serviceConfig(service: "command-router", dataDirectory: data.url)
+        let service = try CommandRouterService(config: config, logger: .quiet, clock: time.clock)
+        self.service = service
+        task = Task { try await service.run() }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !presence.objects.contains(where: { $0["status"] as? String == "online" }) {
+            guard ContinuousClock.now < deadline else { throw TestBrokerError.cannotStart("command-router did not come online") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    func stop() async {
+        task?.cancel()
+        _ = try? await task?.value
+        task = nil
+        service = nil
+    }
+
+    func shutdown() async {
+        await stop()
+        await admin.shutdown()
+        broker.stop()
+    }
+
+    func say(_ parent: String, _ text: String, id: String, child: String? = nil) async throws {
+        var body: [String: String] = ["id": id, "text": text]
+        body["child"] = child
+        try await admin.publish("guardian/parents/\(parent)/commands", payload: GuardianJSON.encode(body))
+    }
+
+    func reply(_ id: String) async -> CommandReply? {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            if let found = replies.all.compactMap({ try? JSONDecoder().decode(CommandReply.self, from: $0.payload) }).first(where: { $0.commandId == id }) {
+                return found
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
+    func policies(_ device: String) -> [ChildPolicy] {
+        policies.all.filter { $0.topic == "guardian/children/\(device)/policy" }.compactMap { try? JSONDecoder().decode(ChildPolicy.self, from: $0.payload) }
+    }
+}
+
+@Suite("command-router over a real mosquitto")
+struct CommandRouterServiceTests {
+    @Test("a parent's words become a retained command and policy, a reply, and the restriction expires on time")
+    func blockAndExpire() async throws {
+        let h = try await RouterHarness()
+        try await h.start()
+        try await h.say("mum", "Block all games for 2 hours", id: "c1")
+        let reply = try #require(await h.reply("c1"))
+        #expect(reply.status == .accepted && reply.summary.hasPrefix("Sam: "))
+        #expect(reply.command?["action"]?.string == "shutdown" && reply.command?["durationSeconds"]?.number == 7200)
+        let command = try #require(await h.commands.wait(for: 1).first)
+        #expect(command.topic == "guardian/children/sam-tablet/command")
+        let latest = try JSONDecoder().decode(ChildCommandMessage.self, from: command.payload)
+        #expect(latest.id == "c1" && latest.issuedBy == "mum" && latest.expiresAt == Timestamp(rfc3339: "2026-11-18T16:00:00Z"))
+        await h.policies.wait(for: 1)
+        let policy = try #require(h.policies("sam-tablet").last)
+        #expect(policy.version == 1 && policy.restrictions.count == 1)
+        #expect(policy.restrictions.first?.kind == "shutdown" && policy.restrictions.first?.categories == ["games"] && policy.restrictions.first?.commandId == "c1")
+        #expect(policy.restrictions.first?.until == Timestamp(rfc3339: "2026-11-18T16:00:00Z"))
+        // Ten more minutes, then the limit runs out.
+        try await h.say("mum", "Give him 10 more minutes", id: "c2")
+        #expect(await h.reply("c2")?.status == .accepted)
+        await h.policies.wait(for: 2)
+        #expect(h.policies("sam-tablet").last?.restrictions.first?.until == Timestamp(rfc3339: "2026-11-18T16:10:00Z"))
+        h.time.set("2026-11-18T16:10:01Z")
+        await h.policies.wait(for: 3)
+        let expired = try #require(h.policies("sam-tablet").last)
+        #expect(expired.restrictions.isEmpty && expired.version == 3)
+        await h.shutdown()
+    }
+
+    @Test("a parent commands only the children of their family; unclear words get a question")
+    func authorisationAndClarify() async throws {
+        let h = try await RouterHarness()
+        try await h.start()
+        try await h.admin.publish(
+            "guardian/parents/dad-jones/commands", payload: Data(#"{"id": "x1", "command": {"action": "shutdown"}, "child": "sam-tablet"}"#.utf8))
+        let refused = try #require(await h.reply("x1"))
+        #expect(refused.status == .rejected && refused.reason?.contains("not in your family") == true)
+        try await h.say("stranger", "Block YouTube", id: "x2")
+        #expect(await h.reply("x2")?.status == .rejected)
+        try await h.say("dad-jones", "Block YouTube for him", id: "x3")
+        let which = try #require(await h.reply("x3"))
+        #expect(which.status == .clarify && which.summary.contains("Amy") && which.summary.contains("Ben"))
+        try await h.say("dad-jones", "Block YouTube for an hour", id: "x4", child: "Ben")
+        #expect(await h.reply("x4")?.status == .accepted)
+        try await h.say("mum", "the weather is lovely", id: "x5")
+        #expect(await h.reply("x5")?.status == .clarify)
+        #expect(h.policies("sam-tablet").isEmpty && h.service?.counters["refused"] == 2)
+        // "then bedtime mode": the extension carries tonight's bedtime.
+        try await h.say("mum", "Block all games for 1 hour", id: "x6")
+        try await h.say("mum", "Give him 15 more minutes then bedtime mode", id: "x7")
+        #expect(await h.reply("x7")?.status == .accepted)
+        await h.policies.wait(for: 2)
+        #expect(h.policies("sam-tablet").last?.restrictions.first?.until == Timestamp(rfc3339: "2026-11-18T15:15:00Z"))
+        await h.shutdown()
+    }
+
+    @Test("a bedtime schedule starts and ends on the child's clock; policies come back after a restart")
+    func scheduleAndRestart() async throws {
+        let h = try await RouterHarness(now: "2026-11-18T20:00:00Z")  // a Wednesday, 20:00 in London
+        try await h.start()
+        try await h.admin.publish(
+            "guardian/parents/mum/commands",
+            payload: Data(#"{"id": "s1", "command": {"action": "schedule", "schedule": {"start": "21:00", "end": "07:00", "type": "bedtime", "repeat": "daily"}}}"#.utf8))
+        #expect(await h.reply("s1")?.status == .accepted)
+        await h.policies.wait(for: 1)
+        #expect(h.policies("sam-tablet").last?.restrictions.isEmpty == true)
+        h.time.set("2026-11-18T21:30:00Z")
+        await h.policies.wait(for: 2)
+        let bedtime = try #require(h.policies("sam-tablet").last?.restrictions.first)
+        #expect(bedtime.kind == "bedtime" && bedtime.from == Timestamp(rfc3339: "2026-11-18T21:00:00Z") && bedtime.until == Timestamp(rfc3339: "2026-11-19T07:00:00Z"))
+        await h.stop()
+        h.time.set("2026-11-19T07:00:05Z")
+        try await h.start()
+        await h.policies.wait(for: 3)
+        #expect(h.policies("sam-tablet").last?.restrictions.isEmpty == true && h.policies("sam-tablet").last?.version == 3)
+        await h.shutdown()
+    }
+
+    @Test("garbage commands are reported; a redelivered command is handled once")
+    func garbageAndRedelivery() async throws {
+        let h = try await RouterHarness()
+        try await h.start()
+        try await h.admin.publish("guardian/parents/mum/commands", payload: Data("nope".utf8))
+        try await h.admin.publish("guardian/parents/mum/commands", payload: Data(#"{"id": "g1", "command": {"action": "explode"}}"#.utf8))
+        #expect(await h.reply("g1")?.status == .rejected)
+        for _ in 0..<3 { try await h.say("mum", "No more YouTube until homework is done", id: "same") }
+        #expect(await h.reply("same")?.status == .accepted)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(h.replies.all.filter { (try? JSONDecoder().decode(CommandReply.self, from: $0.payload))?.commandId == "same" }.count == 1)
+        #expect(h.service?.counters["duplicates"] == 2)
+        #expect(await h.errors.wait(for: 2).count == 2)
+        await h.shutdown()
+    }
+}
