@@ -161,8 +161,14 @@ struct NotifierIntegrationTests {
         try await h.admin.publish("guardian/children/kid-tab/status", payload: GuardianJSON.encode(status), retain: true)
         try await h.admin.publish("guardian/children/kid-tab/ack", payload: GuardianJSON.encode(CommandAck(commandId: "c9", ok: false, error: "Screen Time is off")))
         try await h.admin.publish("guardian/parents/dad/replies", payload: GuardianJSON.encode(CommandReply(commandId: "c9", status: .accepted, summary: "Games blocked for 2 hours")))
-        let received = await h.settled(6)
-        #expect(received.count == 6)
+        try await h.admin.publish(
+            "guardian/children/kid-tab/command",
+            payload: Data(#"{"id": "w1", "issuedAt": "2026-11-18T12:00:00.000Z", "issuedBy": "mum", "command": {"action": "warning", "message": "Dinner is in 10 minutes"}}"#.utf8),
+            retain: true)
+        let received = await h.settled(7)
+        #expect(received.count == 7)
+        let warning = try #require(received.first { $0.notification.kind == .warning })
+        #expect(warning.recipient == "kid-tab" && warning.notification.body == "Dinner is in 10 minutes" && warning.notification.priority == .high)
         #expect(received.filter { $0.notification.kind == .spendingNudge }.map(\.recipient) == ["kid-tab"])
         let statuses = received.filter { $0.notification.kind == .status }
         #expect(statuses.map(\.recipient).sorted() == ["dad", "mum"] && statuses.first?.notification.title == "Sam's device")

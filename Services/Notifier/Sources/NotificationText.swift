@@ -21,6 +21,16 @@ enum NotificationText {
         ("\(childName)'s device", status.message)
     }
 
+    static func childCommand(action: String, message: String?) -> (title: String, body: String) {
+        switch action {
+        case "warning": return ("Message from your parent", message ?? "Please check in with your parent.")
+        case "allow": return ("Restrictions lifted", message ?? "Your parent lifted some restrictions.")
+        case "extend": return ("More time", message ?? "Your parent gave you more time.")
+        case "schedule": return ("New schedule", message ?? "Your parent set a schedule on this device.")
+        default: return ("New restriction", message ?? "Your parent changed what this device allows.")
+        }
+    }
+
     static func ack(_ ack: CommandAck, childName: String) -> (title: String, body: String) {
         ack.ok
             ? ("\(childName)'s device applied your command", "Command \(ack.commandId) is in effect.")

@@ -51,6 +51,7 @@ public final class NotifierService: Service, Sendable {
         try await runtime.client.subscribe(Topics.shared(Self.name, "\(prefix)/parents/+/replies")) { [self] in handleReply($0) }
         try await runtime.client.subscribe(Topics.shared(Self.name, "\(prefix)/children/+/status")) { [self] in handleStatus($0) }
         try await runtime.client.subscribe(Topics.shared(Self.name, "\(prefix)/children/+/ack")) { [self] in handleAck($0) }
+        try await runtime.client.subscribe(Topics.shared(Self.name, "\(prefix)/children/+/command")) { [self] in handleChildCommand($0) }
         for filter in ["\(prefix)/families/+", "\(prefix)/users/+/preferences", runtime.topics.events(kind: .profile)] {
             try await runtime.client.subscribe(filter) { [self] in handleRetained($0) }
         }
@@ -131,6 +132,20 @@ public final class NotifierService: Service, Sendable {
             id: "ack-\(deviceId)-\(ack.commandId)", ts: clock.now(), kind: .commandReply, title: title, body: body, priority: ack.ok ? .low : .normal,
             data: ["deviceId": .string(deviceId), "commandId": .string(ack.commandId), "ok": .bool(ack.ok)])
         deliverRouted(notification, to: parents, source: message)
+    }
+
+    /// A parent's latest command for a child: a `warning` tells the child its message (urgent), anything
+    /// else tells the child what changed.
+    func handleChildCommand(_ message: MQTTMessage) {
+        guard let deviceId = topicId(message, at: 1), !message.payload.isEmpty, let latest: JSONObject = decode(message) else { return }
+        guard let id = latest["id"]?.string, let action = latest["command"]?["action"]?.string else {
+            return reject(message, "a child command needs id and command.action")
+        }
+        let text = NotificationText.childCommand(action: action, message: latest["command"]?["message"]?.string)
+        let notification = UserNotification(
+            id: "command-\(id)", ts: clock.now(), kind: action == "warning" ? .warning : .restriction, title: text.title, body: text.body,
+            priority: action == "warning" ? .high : .normal, data: ["commandId": .string(id), "action": .string(action)])
+        deliverRouted(notification, to: [deviceId], source: message)
     }
 
     /// Families, preferences and profiles: kept (and stored) to route and filter.

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import GuardianCommandRouter
+import GuardianShared
+import MQTT
+
+/// `guardian command "Block all games for 2 hours"`: interpret (and, without `--dry-run`, send as a parent).
+struct CommandCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "command", abstract: "Interpret a parent's words; without --dry-run, send them and print the router's reply.")
+
+    @Argument(help: "What the parent says, e.g. \"Block all games for 2 hours\".")
+    var text: String
+
+    @Flag(help: "Only print the structured command (built-in interpreter).")
+    var dryRun = false
+
+    @Option(help: "The parent's user id (sending).")
+    var parent = "parent-alex"
+
+    @Option(help: "The child, by name or device id (when the family has several).")
+    var child: String?
+
+    @Option(help: "IANA time zone for relative times in --dry-run.")
+    var timezone = "UTC"
+
+    func run() async throws {
+        if dryRun {
+            guard let zone = TimeZone(identifier: timezone) else { throw ValidationError("unknown time zone \(timezone)") }
+            switch BuiltInInterpreter().interpret(text, now: Date(), timeZone: zone) {
+            case .command(let command, let named):
+                let encoder = GuardianJSON.encoder()
+                print(String(decoding: try encoder.encode(command), as: UTF8.self))
+                print("summary: \(command.summary(in: zone))\(named.map { " (child: \($0))" } ?? "")")
+            case .clarify(let question):
+                print("clarify: \(question)")
+            }
+            return
+        }
+        guard Identifier.isValid(parent) else { throw ValidationError("'\(parent)' is not a user id") }
+        let (client, topics) = try await BusConnection.connect(clientSuffix: "command")
+        let replies = try await client.subscribe("\(topics.prefix)/parents/\(parent)/replies")
+        let id = "cli-\(UUID().uuidString.prefix(8))"
+        var body: [String: String] = ["id": id, "text": text]
+        body["child"] = child
+        try await client.publish("\(topics.prefix)/parents/\(parent)/commands", payload: GuardianJSON.encode(body))
+        let wait = Task { () -> CommandReply? in
+            for await message in replies {
+                if let reply = try? JSONDecoder().decode(CommandReply.self, from: message.payload), reply.commandId == id { return reply }
+            }
+            return nil
+        }
+        let timeout = Task {
+            try await Task.sleep(for: .seconds(10))
+            wait.cancel()
+        }
+        let reply = await wait.value
+        timeout.cancel()
+        await client.shutdown()
+        guard let reply else { throw ValidationError("no reply from the command-router within 10 s") }
+        print("\(reply.status.rawValue): \(reply.summary)\(reply.reason.map { " (\($0))" } ?? "")")
+        if reply.status != .accepted { throw ExitCode(1) }
+    }
+}
