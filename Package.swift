@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "notifier", targets: ["notifier"]),
         .executable(name: "timeline", targets: ["timeline"]),
         .executable(name: "command-router", targets: ["command-router"]),
+        .executable(name: "guardian-mcp", targets: ["guardian-mcp"]),
         .executable(name: "guardian", targets: ["guardian"]),
         .executable(name: "guardian-bench", targets: ["guardian-bench"]),
         .library(name: "MQTT", targets: ["MQTT"]),
@@ -24,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         // System libraries
@@ -84,6 +86,12 @@ let package = Package(
             name: "command-router", dependencies: ["GuardianCommandRouter"],
             path: "Services/CommandRouter/Main", swiftSettings: strict),
         .target(
+            name: "GuardianMCP", dependencies: ["GuardianShared", .product(name: "MCP", package: "swift-sdk")],
+            path: "Services/MCP/Sources", swiftSettings: strict),
+        .executableTarget(
+            name: "guardian-mcp", dependencies: ["GuardianMCP"],
+            path: "Services/MCP/Main", swiftSettings: strict),
+        .target(
             name: "GuardianNotifier", dependencies: ["GuardianShared"],
             path: "Services/Notifier/Sources", swiftSettings: strict),
         .executableTarget(
@@ -121,6 +129,9 @@ let package = Package(
         .testTarget(
             name: "CommandRouterTests", dependencies: ["GuardianCommandRouter", "GuardianTestSupport"],
             path: "Tests/CommandRouterTests", exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(
+            name: "MCPTests", dependencies: ["GuardianCommandRouter", "GuardianTestSupport"],
+            path: "Tests/MCPTests", exclude: ["mcp_client_check.py", "requirements.txt"], swiftSettings: strict),
         .testTarget(
             name: "NotifierTests", dependencies: ["GuardianNotifier", "GuardianTestSupport"],
             path: "Tests/NotifierTests", swiftSettings: strict),

@@ -1,0 +1,112 @@
+import Foundation
+import GuardianShared
+import MCP
+
+/// The four tools an assistant gets, with JSON schemas for their arguments, each acting as the
+/// configured parent over the bus.
+public struct GuardianTools: Sendable {
+    let bridge: ParentBridge
+
+    public init(bridge: ParentBridge) { self.bridge = bridge }
+
+    public static let definitions: [Tool] = [
+        Tool(
+            name: "send_restriction_command",
+            description: "Send a parental-control command for a child: natural language (e.g. \"Block all games for 2 hours\") or a structured command. Returns the router's reply: accepted with a summary, rejected with the reason, or a clarifying question.",
+            inputSchema: .object([
+                "type": "object",
+                "properties": .object([
+                    "text": .object(["type": "string", "description": "The parent's words."]),
+                    "command": .object([
+                        "type": "object",
+                        "description": "A structured command: {action: shutdown|warning|allow|extend|block_app|schedule, durationSeconds?, apps?, categories?, message?, until?, condition?, schedule?}.",
+                        "properties": .object([
+                            "action": .object(["type": "string", "enum": .array(["shutdown", "warning", "allow", "extend", "block_app", "schedule"])]),
+                            "durationSeconds": .object(["type": "integer", "minimum": 1]),
+                            "apps": .object(["type": "array", "items": .object(["type": "string"])]),
+                            "categories": .object(["type": "array", "items": .object(["type": "string", "enum": .array(["games", "social", "video", "education", "other"])])]),
+                            "message": .object(["type": "string"]),
+                            "until": .object(["type": "string", "description": "RFC 3339"]),
+                        ]),
+                        "required": .array(["action"]),
+                    ]),
+                    "child": .object(["type": "string", "description": "The child's name or device id; optional with one child."]),
+                ]),
+            ])),
+        Tool(
+            name: "get_device_status",
+            description: "A child's device: its last status message, the restrictions in force and the latest command.",
+            inputSchema: .object([
+                "type": "object", "properties": .object(["child": .object(["type": "string", "description": "Name or device id."])]),
+            ]),
+            annotations: .init(readOnlyHint: true)),
+        Tool(
+            name: "check_child_activity",
+            description: "Time a child spent per app and per category since a given time (default: the last 24 hours), with current restrictions.",
+            inputSchema: .object([
+                "type": "object",
+                "properties": .object([
+                    "child": .object(["type": "string"]), "since": .object(["type": "string", "description": "RFC 3339"]),
+                ]),
+            ]),
+            annotations: .init(readOnlyHint: true)),
+        Tool(
+            name: "schedule_timed_restriction",
+            description: "A recurring or one-off window on the child's local clock: bedtime (everything blocked), educational (education apps only) or social_only.",
+            inputSchema: .object([
+                "type": "object",
+                "properties": .object([
+                    "child": .object(["type": "string"]),
+                    "type": .object(["type": "string", "enum": .array(["bedtime", "educational", "social_only"])]),
+                    "start": .object(["type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$", "description": "Local HH:MM."]),
+                    "end": .object(["type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$", "description": "Local HH:MM; earlier than start means overnight."]),
+                    "repeat": .object(["type": "string", "enum": .array(["none", "daily", "weekdays", "weekends"])]),
+                ]),
+                "required": .array(["type", "start", "end"]),
+            ])),
+    ]
+
+    /// Runs a tool; failures come back as an error result the assistant can read.
+    public func call(_ name: String, arguments: [String: Value]?) async -> CallTool.Result {
+        do {
+            let answer = try await run(name, arguments ?? [:])
+            return .init(content: [.text(text: answer, annotations: nil, _meta: nil)], isError: false)
+        } catch {
+            return .init(content: [.text(text: "\(error)", annotations: nil, _meta: nil)], isError: true)
+        }
+    }
+
+    func run(_ name: String, _ arguments: [String: Value]) async throws -> String {
+        let child = arguments["child"]?.stringValue
+        switch name {
+        case "send_restriction_command":
+            let text = arguments["text"]?.stringValue
+            let command = try arguments["command"].map { try JSONDecoder().decode(JSONObject.self, from: JSONEncoder().encode($0)) }
+            guard text != nil || command != nil else { throw BridgeError.invalidArguments("give text or command") }
+            return render(try await bridge.send(text: text, command: command, child: child))
+        case "get_device_status":
+            return render(try await bridge.status(of: try bridge.child(child)))
+        case "check_child_activity":
+            let since = try arguments["since"]?.stringValue.map { text -> Timestamp in
+                guard let ts = Timestamp(rfc3339: text) else { throw BridgeError.invalidArguments("since must be RFC 3339") }
+                return ts
+            }
+            return render(try await bridge.activity(of: try bridge.child(child), since: since))
+        case "schedule_timed_restriction":
+            guard let type = arguments["type"]?.stringValue, let start = arguments["start"]?.stringValue, let end = arguments["end"]?.stringValue else {
+                throw BridgeError.invalidArguments("type, start and end are required")
+            }
+            let schedule: [String: JSONObject] = [
+                "type": .string(type), "start": .string(start), "end": .string(end), "repeat": .string(arguments["repeat"]?.stringValue ?? "none"),
+            ]
+            let command: JSONObject = .object(["action": .string("schedule"), "schedule": .object(schedule)])
+            return render(try await bridge.send(text: nil, command: command, child: child))
+        default:
+            throw BridgeError.invalidArguments("unknown tool \(name)")
+        }
+    }
+
+    private func render(_ value: some Encodable) -> String {
+        String(decoding: GuardianJSON.encode(value), as: UTF8.self)
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import GuardianShared
+import Logging
+import MQTT
+import Synchronization
+
+/// One configured parent's view of the bus, for an assistant: send commands and wait for the
+/// router's reply, read a child's retained status and policy, ask for activity.
+public final class ParentBridge: Sendable {
+    public let parent: String
+    let client: MQTTClient
+    let topics: Topics
+    let families = Mutex(FamilyDirectory())
+    let timeout: Duration
+
+    /// Connects as the `guardian-mcp` user (or `GUARDIAN_MQTT_USERNAME`) for the parent `GUARDIAN_MCP_PARENT`.
+    public init(config: GuardianConfig, logger: Logger, timeout: Duration = .seconds(10)) async throws {
+        parent = config.environment["GUARDIAN_MCP_PARENT"].flatMap { $0.isEmpty ? nil : $0 } ?? "parent-alex"
+        try Identifier.validate(parent, field: "GUARDIAN_MCP_PARENT")
+        var mqtt = try config.mqttConfiguration(service: "guardian-mcp", will: nil)
+        mqtt.clientId = "guardian-mcp-\(parent)-\(UUID().uuidString.prefix(8))"
+        mqtt.cleanStart = true
+        mqtt.sessionExpirySeconds = 0
+        client = try MQTTClient(configuration: mqtt, logger: logger)
+        topics = Topics(prefix: config.topicPrefix)
+        self.timeout = timeout
+        try await client.subscribe("\(topics.prefix)/families/+") { [self] in handleFamily($0) }
+        try await client.connect(timeout: .seconds(10))
+    }
+
+    public func close() async { await client.shutdown() }
+
+    private func handleFamily(_ message: MQTTMessage) {
+        guard let levels = topics.levels(of: message.topic), levels.count == 2 else { return }
+        let family = message.payload.isEmpty ? nil : try? JSONDecoder().decode(Family.self, from: message.payload)
+        families.withLock { $0.set(family, id: String(levels[1])) }
+    }
+
+    /// The parent's children, by name and device id.
+    public var children: [Family.Child] { families.withLock { $0.children(of: parent) } }
+
+    /// A child of this parent by name or device id (the only child when `name` is nil).
+    public func child(_ name: String?) throws(BridgeError) -> Family.Child {
+        let mine = children
+        if let name {
+            if let child = mine.first(where: { $0.deviceId == name || $0.name.lowercased() == name.lowercased() }) { return child }
+            throw .unknownChild(name, known: mine.map(\.name))
+        }
+        guard mine.count == 1 else { throw .whichChild(mine.map(\.name)) }
+        return mine[0]
+    }
+
+    /// Sends `{id, text?, command?, child?}` as the parent and returns the router's reply.
+    public func send(text: String?, command: JSONObject?, child: String?) async throws -> CommandReply {
+        let id = "mcp-\(UUID().uuidString.prefix(12))"
+        var body: [String: JSONObject] = ["id": .string(id)]
+        if let text { body["text"] = .string(text) }
+        if let command { body["command"] = command }
+        if let child { body["child"] = .string(child) }
+        let replies = try await client.subscribe("\(topics.prefix)/parents/\(parent)/replies")
+        try await client.publish("\(topics.prefix)/parents/\(parent)/commands", payload: GuardianJSON.encode(body))
+        let reply = try await first(of: replies, timeout: timeout) { message in
+            (try? JSONDecoder().decode(CommandReply.self, from: message.payload)).flatMap { $0.commandId == id ? $0 : nil }
+        }
+        guard let reply else { throw BridgeError.noAnswer("the command-router did not reply") }
+        return reply
+    }
+
+    /// The child's retained status, policy and latest command (each nil when none was published).
+    public func status(of child: Family.Child) async throws -> [String: JSONObject] {
+        var answer: [String: JSONObject] = ["child": .string(child.deviceId), "name": .string(child.name)]
+        for part in ["status", "policy", "command"] {
+            let subscription = try await client.subscribe("\(topics.prefix)/children/\(child.deviceId)/\(part)")
+            let value = try await first(of: subscription, timeout: .milliseconds(500)) { message in
+                message.payload.isEmpty ? nil : try? JSONDecoder().decode(JSONObject.self, from: message.payload)
+            }
+            answer[part] = value ?? .null
+        }
+        return answer
+    }
+
+    /// App usage since `since` and current restrictions, from the command-router.
+    public func activity(of child: Family.Child, since: Timestamp?) async throws -> JSONObject {
+        let responseTopic = "\(topics.prefix)/parents/\(parent)/activity-replies/\(UUID().uuidString.prefix(12))"
+        let responses = try await client.subscribe(responseTopic)
+        var body: [String: JSONObject] = ["child": .string(child.deviceId)]
+        if let since { body["since"] = .string(since.rfc3339) }
+        try await client.publish(
+            "\(topics.prefix)/parents/\(parent)/activity", payload: GuardianJSON.encode(body),
+            properties: MQTTProperties(responseTopic: responseTopic, correlationData: Data(responseTopic.utf8)))
+        let answer = try await first(of: responses, timeout: timeout) { try? JSONDecoder().decode(JSONObject.self, from: $0.payload) }
+        guard let answer else { throw BridgeError.noAnswer("the command-router did not answer the activity request") }
+        return answer
+    }
+
+    private func first<T: Sendable>(of subscription: MQTTSubscription, timeout: Duration, _ match: @escaping @Sendable (MQTTMessage) -> T?) async throws -> T? {
+        let search = Task { () -> T? in
+            for await message in subscription { if let found = match(message) { return found } }
+            return nil
+        }
+        let timer = Task {
+            try await Task.sleep(for: timeout)
+            search.cancel()
+        }
+        defer { timer.cancel() }
+        return await search.value
+    }
+}
+
+/// Why a tool could not do what was asked.
+public enum BridgeError: Error, CustomStringConvertible {
+    case unknownChild(String, known: [String])
+    case whichChild([String])
+    case noAnswer(String)
+    case invalidArguments(String)
+
+    public var description: String {
+        switch self {
+        case .unknownChild(let name, let known): return "no child named \(name) in your family (children: \(known.joined(separator: ", ")))"
+        case .whichChild(let names): return names.isEmpty ? "you have no children in any family" : "which child: \(names.joined(separator: " or "))?"
+        case .noAnswer(let what): return what
+        case .invalidArguments(let why): return why
+        }
+    }
+}
