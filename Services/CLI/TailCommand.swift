@@ -9,25 +9,36 @@ struct TailCommand: AsyncParsableCommand {
         commandName: "tail", abstract: "Print messages as they arrive (events, errors, services, or any MQTT filter).")
 
     enum Family: String, ExpressibleByArgument, CaseIterable {
-        case events, errors, services, all
+        case events, errors, services, notifications, geofence, predictions, nudges, policies, all
     }
 
-    @Argument(help: "events, errors, services, all, or an MQTT topic filter.")
+    @Argument(help: "events, errors, services, notifications, geofence, predictions, nudges, policies, all, or an MQTT topic filter.")
     var family: String = "all"
 
-    @Option(help: "Only this device (events).")
+    @Option(help: "Only this device (events, geofence, predictions, nudges, policies).")
     var device: String?
+
+    @Option(help: "Only this recipient (notifications).")
+    var recipient: String?
 
     @Flag(help: "Print raw JSON payloads.")
     var json = false
 
     func run() async throws {
+        for id in [device, recipient].compactMap({ $0 }) where !Identifier.isValid(id) {
+            throw ValidationError("'\(id)' is not an id ([A-Za-z0-9_-]{1,64})")
+        }
         let (client, topics) = try await BusConnection.connect(clientSuffix: "tail")
         let filter: String
         switch Family(rawValue: family) {
         case .events: filter = device.map { "\(topics.prefix)/events/\($0)/+" } ?? topics.allEvents
         case .errors: filter = topics.allErrors
         case .services: filter = topics.allPresence
+        case .notifications: filter = "\(topics.prefix)/notifications/\(recipient ?? "+")"
+        case .geofence: filter = "\(topics.prefix)/geofence/\(device ?? "+")"
+        case .predictions: filter = "\(topics.prefix)/predictions/\(device ?? "+")"
+        case .nudges: filter = "\(topics.prefix)/nudges/\(device ?? "+")"
+        case .policies: filter = "\(topics.prefix)/children/\(device ?? "+")/policy"
         case .all: filter = "\(topics.prefix)/#"
         case nil: filter = family
         }
@@ -42,6 +53,12 @@ struct TailCommand: AsyncParsableCommand {
         if json { return "\(message.topic) \(text)" }
         guard let object = try? JSONSerialization.jsonObject(with: message.payload) as? [String: Any] else {
             return "\(message.topic)  \(text.prefix(200))"
+        }
+        if let title = object["title"] as? String, let body = object["body"] as? String {
+            // A notification, as a person would read it.
+            let recipient = message.topic.split(separator: "/").last.map(String.init) ?? "?"
+            let priority = (object["priority"] as? String).map { $0 == "high" ? " !" : "" } ?? ""
+            return "\((object["ts"] as? String).map { String($0.dropFirst(11).prefix(8)) } ?? "")  to \(recipient)\(priority)  \(title): \(body)"
         }
         let time = (object["ts"] as? String).map { String($0.dropFirst(11).prefix(12)) } ?? "            "
         let fields = object.keys.sorted().filter { !["ts", "id", "receivedAt", "deviceId"].contains($0) }
