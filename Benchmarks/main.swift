@@ -15,6 +15,7 @@ do {
     if wanted("interpreter") { try InterpreterBenchmark().run() }
     if wanted("pipeline") { try await PipelineLatencyBenchmark(executables: executables).run() }
     if wanted("notifier") { try await NotifierBenchmark(executables: executables).run() }
+    if wanted("notifier") || wanted("notifier-handler") { try await NotifierHandlerBenchmark().run() }
 } catch {
     FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
     exit(1)

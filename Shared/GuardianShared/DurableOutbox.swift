@@ -17,7 +17,8 @@ public final class DurableOutbox: Sendable {
     public static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("outbox-v1") { db in
             try db.execute(
-                sql: "CREATE TABLE outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, topic TEXT NOT NULL, payload BLOB NOT NULL, retain INTEGER NOT NULL)")
+                // No AUTOINCREMENT: it would write sqlite_sequence on every insert; new rows still sort last.
+                sql: "CREATE TABLE outbox (seq INTEGER PRIMARY KEY, topic TEXT NOT NULL, payload BLOB NOT NULL, retain INTEGER NOT NULL)")
         }
     }
 
@@ -91,11 +92,15 @@ public final class DurableOutbox: Sendable {
         return seqs.count
     }
 
-    /// Flushes every `interval` until cancelled.
+    /// Flushes every `interval` until cancelled, and checkpoints the store's WAL every few seconds
+    /// (off the message path, which then never waits for a disk sync).
     public func runFlushing(every interval: Duration = .milliseconds(200)) async {
+        var rounds = 0
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
             flush()
+            rounds += 1
+            if rounds % 25 == 0 { try? store.checkpoint() }
         }
         flush()
     }

@@ -3,7 +3,7 @@ import GuardianShared
 
 /// The words a person reads.
 enum NotificationText {
-    static func nudge(_ prediction: Prediction, zoneName: String?) -> (title: String, body: String) {
+    static func nudge(_ prediction: PredictionDigest, zoneName: String?) -> (title: String, body: String) {
         let place = prediction.merchant ?? zoneName ?? "a shop you flagged"
         let percent = Int((prediction.probability * 100).rounded())
         return ("Careful at \(place)", "You're near \(place): \(percent)% chance you'd regret a purchase here.")

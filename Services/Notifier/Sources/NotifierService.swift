@@ -13,6 +13,7 @@ public final class NotifierService: Service, Sendable {
     public static let name = "notifier"
 
     struct State {
+        var ledger: NudgeLedger
         var families = FamilyDirectory()
         var preferences: [String: UserPreferences] = [:]
         var timeZones: [String: TimeZone] = [:]
@@ -23,7 +24,7 @@ public final class NotifierService: Service, Sendable {
     let outbox: DurableOutbox
     let rules: NotificationRules
     let clock: ServiceClock
-    let state = Mutex(State())
+    let state: Mutex<State>
 
     public init(config: GuardianConfig, logger: Logger, clock: ServiceClock = .system) throws {
         runtime = try BusRuntime(service: Self.name, config: config, logger: logger)
@@ -38,6 +39,11 @@ public final class NotifierService: Service, Sendable {
         }
         self.rules = rules
         self.clock = clock
+        var ledger = NudgeLedger(window: max(3600, rules.zoneCooldown))
+        for nudge in try store.recentNudges(since: clock.now().adding(seconds: -ledger.window)) {
+            ledger.record(recipient: nudge.recipient, zoneId: nudge.zoneId, at: nudge.at)
+        }
+        state = Mutex(State(ledger: ledger))
     }
 
     public var counters: Counters { runtime.counters }
@@ -82,12 +88,14 @@ public final class NotifierService: Service, Sendable {
 
     // MARK: Sources
 
-    func handlePrediction(_ message: MQTTMessage) {
-        guard let deviceId = topicId(message, at: 1), let prediction: Prediction = decode(message) else { return }
+    /// One prediction, as the subscription delivers it (public for the benchmark).
+    public func handlePrediction(_ message: MQTTMessage) {
+        guard let deviceId = topicId(message, at: 1), let prediction: PredictionDigest = decode(message) else { return }
         guard prediction.deviceId == deviceId else { return reject(message, "deviceId does not match the topic") }
         let now = clock.now()
-        let (preferences, zone) = state.withLock { ($0.preferences[deviceId], timeZone(for: deviceId, in: $0)) }
-        let history = (try? store.nudgeHistory(recipient: deviceId, zoneId: prediction.zoneId, now: now)) ?? (lastHour: 0, lastForZone: nil)
+        let (preferences, zone, history) = state.withLock {
+            ($0.preferences[deviceId], timeZone(for: deviceId, in: $0), $0.ledger.history(recipient: deviceId, zoneId: prediction.zoneId, now: now))
+        }
         let decision = rules.nudge(
             probability: prediction.probability, defaultThreshold: prediction.threshold, zoneId: prediction.zoneId, preferences: preferences,
             timeZone: zone, now: now, nudgesInLastHour: history.lastHour, lastNudgeForZone: history.lastForZone)
@@ -215,6 +223,9 @@ public final class NotifierService: Service, Sendable {
                     }
                 }
                 return (staged, fresh)
+            }
+            if notification.kind == .spendingNudge && decision == .deliver && fresh > 0 {
+                state.withLock { s in for recipient in recipients { s.ledger.record(recipient: recipient, zoneId: zoneId, at: now) } }
             }
             runtime.counters.increment("duplicates", by: recipients.count - fresh)
             runtime.counters.increment(decision == .deliver ? "delivered" : "held", by: fresh)

@@ -18,7 +18,6 @@ final class NotifierStore: Sendable {
                         at INTEGER NOT NULL, delivered INTEGER NOT NULL,
                         PRIMARY KEY (recipient, id)
                     );
-                    CREATE INDEX history_recent ON history(recipient, kind, at);
                     CREATE TABLE held (recipient TEXT NOT NULL, id TEXT NOT NULL, payload BLOB NOT NULL, release_at INTEGER NOT NULL,
                         PRIMARY KEY (recipient, id));
                     CREATE TABLE webhooks (seq INTEGER PRIMARY KEY AUTOINCREMENT, url TEXT NOT NULL, body BLOB NOT NULL,
@@ -45,15 +44,13 @@ final class NotifierStore: Sendable {
         return db.changesCount > 0
     }
 
-    func nudgeHistory(recipient: String, zoneId: String, now: Timestamp) throws(StorageError) -> (lastHour: Int, lastForZone: Timestamp?) {
+    /// Nudges delivered since `since`, to warm the in-memory ledger at start.
+    func recentNudges(since: Timestamp) throws(StorageError) -> [(recipient: String, zoneId: String?, at: Timestamp)] {
         try store.read { db in
-            let hour = try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM history WHERE recipient = ? AND kind = 'spending_nudge' AND delivered = 1 AND at > ?",
-                arguments: [recipient, now.milliseconds - 3_600_000]) ?? 0
-            let last = try Int64.fetchOne(
-                db, sql: "SELECT max(at) FROM history WHERE recipient = ? AND kind = 'spending_nudge' AND delivered = 1 AND zone_id = ?",
-                arguments: [recipient, zoneId])
-            return (hour, last.map(Timestamp.init(milliseconds:)))
+            try Row.fetchAll(
+                db, sql: "SELECT recipient, zone_id, at FROM history WHERE kind = 'spending_nudge' AND delivered = 1 AND at > ?",
+                arguments: [since.milliseconds]
+            ).map { ($0["recipient"], $0["zone_id"], Timestamp(milliseconds: $0["at"])) }
         }
     }
 
