@@ -133,6 +133,11 @@ let package = Package(
             name: "MCPTests", dependencies: ["GuardianCommandRouter", "GuardianTestSupport"],
             path: "Tests/MCPTests", exclude: ["mcp_client_check.py", "requirements.txt"], swiftSettings: strict),
         .testTarget(
+            name: "HostileInputTests", dependencies: [
+                "GuardianIngest", "GuardianGeofence", "GuardianPredictor", "GuardianTimeline", "GuardianCommandRouter", "GuardianNotifier",
+                "GuardianTestSupport",
+            ], path: "Tests/HostileInputTests", swiftSettings: strict),
+        .testTarget(
             name: "NotifierTests", dependencies: ["GuardianNotifier", "GuardianTestSupport"],
             path: "Tests/NotifierTests", swiftSettings: strict),
         .testTarget(
