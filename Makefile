@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 CONFIG ?= debug
 
-.PHONY: deps build run test bench compose-check clean stop
+.PHONY: deps build run test bench demo compose-check clean stop
 
 ## Install the Debian packages Guardian needs (only the missing ones).
 deps:
@@ -20,10 +20,15 @@ run: build
 stop:
 	@scripts/run-local.sh --stop
 
-## The whole suite: unit and integration tests over a real mosquitto, plus the compose check.
+## The whole suite: unit and integration tests over a real mosquitto, the compose check, and the demo.
 test: deps
 	@scripts/check-compose.sh
 	@trap 'scripts/cleanup-test-brokers.sh' EXIT; $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
+	@GUARDIAN_BIN="$$($(SWIFT) build --show-bin-path)" scripts/demo.sh
+
+## The scripted end-to-end demo: every service as its own process over a real mosquitto.
+demo: build
+	@GUARDIAN_BIN="$$($(SWIFT) build -c $(CONFIG) --show-bin-path)" scripts/demo.sh
 
 ## Benchmarks (release build): figures and ratios against baselines measured in the same run.
 bench: deps

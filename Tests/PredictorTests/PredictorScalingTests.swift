@@ -1,0 +1,64 @@
+import Foundation
+import GuardianShared
+import GuardianTestSupport
+import MQTT
+import Synchronization
+import Testing
+
+@Suite("predictor replicas on one shared subscription")
+struct PredictorScalingTests {
+    @Test("three predictor processes answer every request exactly once and share the load")
+    func threeReplicas() async throws {
+        let executables = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let predictor = executables.appendingPathComponent("predictor")
+        try #require(FileManager.default.isExecutableFile(atPath: predictor.path), "build the predictor first (swift build --build-tests)")
+        let broker = try TestBroker()
+        let data = try TemporaryDirectory()
+        let admin = try await broker.connectedClient("admin")
+        let presence = try await MessageCollector(admin, "guardian/services/predictor/+")
+        let replicas = try (0..<3).map { i in
+            try ServiceProcess(
+                executable: predictor,
+                environment: [
+                    "GUARDIAN_MQTT_URL": broker.url, "GUARDIAN_DATA_DIR": data.url.appendingPathComponent("r\(i)").path,
+                    "GUARDIAN_INSTANCE_ID": "r\(i)", "GUARDIAN_STATS_INTERVAL": "1", "GUARDIAN_LOG_LEVEL": "warning",
+                    "GUARDIAN_MODELS_DIR": TestBroker.repositoryRoot.appendingPathComponent("Models").path,
+                ],
+                logFile: data.url.appendingPathComponent("r\(i).log"))
+        }
+        defer { replicas.forEach { $0.kill() } }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while Set(presence.objects.filter { $0["status"] as? String == "online" }.map { "\($0["startedAt"] ?? "")" }).count < 3 {
+            guard ContinuousClock.now < deadline else { throw TestBrokerError.cannotStart("three predictors did not come online") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+
+        let answers = Mutex<[String: Int]>([:])
+        try await admin.subscribe("replies/#") { message in
+            let id = String(decoding: message.properties.correlationData ?? Data(), as: UTF8.self)
+            answers.withLock { $0[id, default: 0] += 1 }
+        }
+        let total = 300
+        for i in 0..<total {
+            try await admin.publish(
+                "guardian/predictor/requests", payload: Data(#"{"features": [0.05, 22, 1, 0.9, 0.8, 10]}"#.utf8),
+                properties: MQTTProperties(responseTopic: "replies/\(i % 7)", correlationData: Data("req-\(i)".utf8)))
+        }
+        let answerDeadline = ContinuousClock.now + .seconds(20)
+        while answers.withLock({ $0.count }) < total && ContinuousClock.now < answerDeadline { try await Task.sleep(for: .milliseconds(50)) }
+        try await Task.sleep(for: .milliseconds(1500))
+        let counts = answers.withLock { $0 }
+        #expect(counts.count == total)
+        #expect(counts.values.allSatisfy { $0 == 1 })
+        #expect(Set(counts.keys) == Set((0..<total).map { "req-\($0)" }))
+        // Each replica reports how many it answered; together they answered each request once.
+        let perReplica = Dictionary(grouping: presence.all, by: \.topic).compactMapValues { messages in
+            messages.compactMap { (try? JSONSerialization.jsonObject(with: $0.payload) as? [String: Any])?["stats"] as? [String: Int] }.last?["requests"]
+        }
+        #expect(perReplica.count == 3)
+        #expect(perReplica.values.reduce(0, +) == total)
+        #expect(perReplica.values.allSatisfy { $0 >= total / 10 })
+        await admin.shutdown()
+        broker.stop()
+    }
+}

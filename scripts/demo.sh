@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# `make demo`: the whole system end to end over a real mosquitto, every service as its own process.
+# Zones are loaded, a phone walks into a danger zone and gets a nudge, a parent blocks games and the
+# child's policy changes, a timeline day is generated and drawn. Each step is checked; exit 1 on failure.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bin="${GUARDIAN_BIN:-$root/.build/debug}"
+work="$(mktemp -d /tmp/guardian-demo.XXXXXX)"
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+pw() { "$root/scripts/credential.sh" "$1"; }
+step() { printf '\n== %s\n' "$*"; }
+fail() { echo "DEMO FAILED: $*" >&2; echo "logs:" >&2; tail -n 5 "$work"/*.log >&2 || true; exit 1; }
+
+port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+mkdir -p "$work/broker" "$work/data"
+cat > "$work/mosquitto.conf" <<CONF
+listener $port 127.0.0.1
+allow_anonymous false
+password_file $root/broker-config/passwd
+acl_file $root/broker-config/acl
+persistence true
+persistence_location $work/broker/
+set_tcp_nodelay true
+max_queued_messages 1000000
+user $(id -un)
+CONF
+mosquitto -c "$work/mosquitto.conf" > "$work/mosquitto.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.05; done
+
+export GUARDIAN_MQTT_URL="mqtt://127.0.0.1:$port"
+step "starting every service as its own process (broker on port $port)"
+for service in ingest geofence predictor timeline command-router notifier; do
+  GUARDIAN_MQTT_USERNAME="$service" GUARDIAN_MQTT_PASSWORD="$(pw "$service")" GUARDIAN_DATA_DIR="$work/data/$service" \
+  GUARDIAN_INSTANCE_ID=demo GUARDIAN_MODELS_DIR="$root/Models" GUARDIAN_STATS_INTERVAL=1 GUARDIAN_TIMELINE_RETRAIN_DELAY_MS=200 \
+    "$bin/$service" > "$work/$service.log" 2>&1 &
+  pids+=($!)
+done
+export GUARDIAN_MQTT_USERNAME=guardian-cli GUARDIAN_MQTT_PASSWORD="$(pw guardian-cli)"
+guardian() { "$bin/guardian" "$@"; }
+for _ in $(seq 1 60); do
+  [ "$(guardian status --wait 0.5 2>/dev/null | grep -c ' online ')" -ge 6 ] && break
+  sleep 0.5
+done
+guardian status --wait 0.5 || fail "services did not come online"
+[ "$(guardian status --wait 0.5 | grep -c ' online ')" -ge 6 ] || fail "not every service is online"
+
+sub() { # sub TOPIC COUNT SECONDS: the first COUNT messages (retained included) within SECONDS
+  mosquitto_sub -p "$port" -u admin -P "$(pw admin)" -V mqttv5 -t "$1" -C "$2" -W "$3" 2>/dev/null || true
+}
+
+step "zones loaded, and phone-alice's profile and preferences"
+guardian zones import "$root/samples/zones.json"
+# A demo user who wants every prediction shown as a nudge (a real user keeps the default 0.70).
+mosquitto_pub -p "$port" -u phone-alice -P "$(pw phone-alice)" -q 1 -r -t guardian/users/phone-alice/preferences -m '{"nudgeThreshold": 0}'
+
+step "phone-alice walks into Tech Store and lingers"
+sub guardian/notifications/phone-alice 1 60 > "$work/nudge.json" &
+waiter=$!
+sub guardian/geofence/phone-alice 2 60 > "$work/geofence.json" &
+sleep 0.5
+guardian simulate --device phone-alice --timezone America/New_York --budget 0.95 \
+  --via 40.4496,-79.9959 --via 40.4406,-79.9959 --linger 6 --speedup 600
+wait "$waiter" || true
+grep -q '"spending_nudge"' "$work/nudge.json" || fail "no nudge for phone-alice"
+echo "notification: $(python3 -c 'import json,sys; n=json.load(open(sys.argv[1])); print(n["title"]+" - "+n["body"])' "$work/nudge.json")"
+grep -q '"type":"enter"' "$work/geofence.json" || fail "no geofence enter"
+echo "geofence: $(grep -o '"type":"[a-z]*"' "$work/geofence.json" | tr '\n' ' ')"
+
+step "a parent blocks games; the child's policy changes"
+guardian family set alex --parent parent-alex --child tablet-sam=Sam
+sleep 0.5
+guardian command --parent parent-alex "Block all games for 2 hours" || fail "the command was not accepted"
+sub guardian/children/tablet-sam/policy 1 5 > "$work/policy.json"
+grep -q '"games"' "$work/policy.json" || fail "the policy does not block games"
+echo "policy: $(cat "$work/policy.json")"
+
+step "a day of tablet-sam's events becomes a timeline, drawn as a picture"
+python3 - "$root/samples/day.jsonl" > "$work/day.txt" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    event = json.loads(line)
+    kind = "motion" if "activity" in event else "location"
+    print(kind + " " + json.dumps(event))
+PY
+while read -r kind payload; do
+  mosquitto_pub -p "$port" -u tablet-sam -P "$(pw tablet-sam)" -q 1 -t "guardian/devices/tablet-sam/$kind" -m "$payload"
+done < "$work/day.txt"
+sleep 1
+mosquitto_pub -p "$port" -u tablet-sam -P "$(pw tablet-sam)" -q 1 -t guardian/timeline/tablet-sam/generate -m '{}'
+sub guardian/timeline/tablet-sam/days/2026-11-18 1 15 | grep -q '"slots"' || fail "no timeline day published"
+guardian timeline show tablet-sam --date 2026-11-18
+guardian timeline show tablet-sam --date 2026-11-18 --svg "$work/day.svg"
+grep -q "<svg" "$work/day.svg" || fail "no SVG drawn"
+[ -n "${GUARDIAN_DEMO_SVG:-}" ] && cp "$work/day.svg" "$GUARDIAN_DEMO_SVG"
+
+step "every service still up"
+guardian status --wait 1
+echo
+echo "DEMO PASSED"
