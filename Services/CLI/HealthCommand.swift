@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import GuardianShared
+import MQTT
+
+/// `guardian health --service S`: exit 0 when the instance's presence is online and fresh (container health checks).
+struct HealthCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "health", abstract: "Exit 0 when a service instance is online and reported in the last 30 s (for health checks).")
+
+    @Option(help: "The service name.")
+    var service: String
+
+    @Option(help: "The instance id (default: GUARDIAN_INSTANCE_ID or the host name, as the service uses).")
+    var instance: String?
+
+    func run() async throws {
+        let config = try GuardianConfig()
+        let id = instance ?? config.instanceId
+        guard Identifier.isValid(service), Identifier.isValid(id) else { throw ValidationError("service and instance must be ids") }
+        let (client, topics) = try await BusConnection.connect(clientSuffix: "health")
+        let subscription = try await client.subscribe(topics.presence(service, id))
+        let read = Task { () -> Presence? in
+            for await message in subscription { return try? JSONDecoder().decode(Presence.self, from: message.payload) }
+            return nil
+        }
+        let timeout = Task {
+            try await Task.sleep(for: .seconds(3))
+            read.cancel()
+        }
+        let presence = await read.value
+        timeout.cancel()
+        await client.shutdown()
+        guard let presence, presence.status == .online, Timestamp.now().secondsSinceEpoch - presence.ts.secondsSinceEpoch < 30 else {
+            print("\(service)/\(id): not healthy (\(presence.map { "\($0.status.rawValue) at \($0.ts)" } ?? "no presence"))")
+            throw ExitCode(1)
+        }
+        print("\(service)/\(id): online")
+    }
+}
