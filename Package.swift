@@ -106,7 +106,9 @@ let package = Package(
         // Test and benchmark support: a real mosquitto on a free loopback port.
         .target(name: "CSpawn", path: "Tests/CSpawn"),
         .target(
-            name: "GuardianTestSupport", dependencies: ["CSpawn", "GuardianShared"],
+            name: "GuardianTestSupport", dependencies: [
+                "CSpawn", "GuardianShared", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             path: "Tests/Support", swiftSettings: strict),
         .executableTarget(
             name: "guardian-bench", dependencies: [

@@ -6,14 +6,6 @@ import MQTT
 import Synchronization
 import Testing
 
-/// A clock a test moves by hand.
-final class RouterTestClock: Sendable {
-    private let value: Mutex<Timestamp>
-    init(_ text: String) { value = Mutex(Timestamp(rfc3339: text)!) }
-    func set(_ text: String) { value.withLock { $0 = Timestamp(rfc3339: text)! } }
-    var clock: ServiceClock { ServiceClock { [self] in value.withLock { $0 } } }
-}
-
 final class RouterHarness: @unchecked Sendable {
     let broker = try! TestBroker()
     let data = try! TemporaryDirectory()
@@ -22,12 +14,12 @@ final class RouterHarness: @unchecked Sendable {
     let policies: MessageCollector
     let commands: MessageCollector
     let errors: MessageCollector
-    let time: RouterTestClock
+    let time: TestClock
     var service: CommandRouterService?
     var task: Task<Void, any Error>?
 
     init(now: String = "2026-11-18T14:00:00Z") async throws {
-        time = RouterTestClock(now)
+        time = TestClock(now)
         admin = try await broker.connectedClient("admin")
         replies = try await MessageCollector(admin, "guardian/parents/+/replies")
         policies = try await MessageCollector(admin, "guardian/children/+/policy")
@@ -46,21 +38,14 @@ final class RouterHarness: @unchecked Sendable {
     }
 
     func start() async throws {
-        let presence = try await MessageCollector(admin, "guardian/services/command-router/test")
         let config = try broker.serviceConfig(service: "command-router", dataDirectory: data.url)
         let service = try CommandRouterService(config: config, logger: .quiet, clock: time.clock)
         self.service = service
-        task = Task { try await service.run() }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !presence.objects.contains(where: { $0["status"] as? String == "online" }) {
-            guard ContinuousClock.now < deadline else { throw TestBrokerError.cannotStart("command-router did not come online") }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        task = try await startInProcess(service, name: "command-router", observer: admin)
     }
 
     func stop() async {
-        task?.cancel()
-        _ = try? await task?.value
+        await stopInProcess(task)
         task = nil
         service = nil
     }

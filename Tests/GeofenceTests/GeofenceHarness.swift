@@ -27,17 +27,11 @@ final class GeofenceHarness: @unchecked Sendable {
         -> GeofenceService
     {
         let directory = try data ?? TemporaryDirectory()
-        let presence = try await MessageCollector(admin, "guardian/services/geofence/\(instance)")
         let config = try broker.serviceConfig(
             service: "geofence", dataDirectory: directory.url, instance: instance, extra: environment.merging(["GUARDIAN_SHARD": shard]) { a, _ in a })
         let service = try GeofenceService(config: config, logger: .quiet)
-        let task = Task { try await service.run() }
+        let task = try await startInProcess(service, name: "geofence", instance: instance, observer: admin)
         instances.append((service, task, directory, shard))
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !presence.objects.contains(where: { $0["status"] as? String == "online" }) {
-            guard ContinuousClock.now < deadline else { throw TestBrokerError.cannotStart("geofence \(instance) did not come online") }
-            try await Task.sleep(for: .milliseconds(10))
-        }
         return service
     }
 

@@ -28,23 +28,15 @@ final class IngestHarness: @unchecked Sendable {
     /// Starts ingest (same data directory and instance id each time, like a restarted process)
     /// and waits until it announces itself online, i.e. its subscriptions are in place.
     func startIngest() async throws {
-        let presence = try await MessageCollector(observer, "guardian/services/ingest/test")
         let config = try broker.serviceConfig(service: "ingest", dataDirectory: data.url, extra: extraEnvironment)
         let service = try IngestService(config: config, logger: .quiet)
         self.service = service
-        task = Task { try await service.run() }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            if presence.objects.contains(where: { $0["status"] as? String == "online" }) { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        throw TestBrokerError.cannotStart("ingest did not come online")
+        task = try await startInProcess(service, name: "ingest", observer: observer)
     }
 
     /// Stops ingest gracefully.
     func stopIngest() async throws {
-        task?.cancel()
-        try await task?.value
+        await stopInProcess(task)
         task = nil
         service = nil
     }

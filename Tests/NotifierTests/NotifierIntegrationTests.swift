@@ -6,47 +6,32 @@ import MQTT
 import Synchronization
 import Testing
 
-/// A clock a test moves by hand.
-final class ManualClock: Sendable {
-    private let value: Mutex<Timestamp>
-    init(_ text: String) { value = Mutex(Timestamp(rfc3339: text)!) }
-    func set(_ text: String) { value.withLock { $0 = Timestamp(rfc3339: text)! } }
-    var clock: ServiceClock { ServiceClock { [self] in value.withLock { $0 } } }
-}
-
 final class NotifierHarness: @unchecked Sendable {
     let broker = try! TestBroker()
     let data = try! TemporaryDirectory()
     let admin: MQTTClient
     let notifications: MessageCollector
     let errors: MessageCollector
-    let time: ManualClock
+    let time: TestClock
     var service: NotifierService?
     var task: Task<Void, any Error>?
 
     init(now: String = "2026-11-18T12:00:00Z") async throws {
-        time = ManualClock(now)
+        time = TestClock(now)
         admin = try await broker.connectedClient("admin")
         notifications = try await MessageCollector(admin, "guardian/notifications/+")
         errors = try await MessageCollector(admin, "guardian/errors/notifier")
     }
 
     func start() async throws {
-        let presence = try await MessageCollector(admin, "guardian/services/notifier/test")
         let config = try broker.serviceConfig(service: "notifier", dataDirectory: data.url, extra: ["GUARDIAN_NOTIFIER_WEBHOOK_BASE_DELAY_MS": "100"])
         let service = try NotifierService(config: config, logger: .quiet, clock: time.clock)
         self.service = service
-        task = Task { try await service.run() }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !presence.objects.contains(where: { $0["status"] as? String == "online" }) {
-            guard ContinuousClock.now < deadline else { throw TestBrokerError.cannotStart("notifier did not come online") }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        task = try await startInProcess(service, name: "notifier", observer: admin)
     }
 
     func stop() async {
-        task?.cancel()
-        _ = try? await task?.value
+        await stopInProcess(task)
         task = nil
         service = nil
     }

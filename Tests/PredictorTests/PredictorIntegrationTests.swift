@@ -26,22 +26,15 @@ final class PredictorHarness: @unchecked Sendable {
     }
 
     func start() async throws {
-        let presence = try await MessageCollector(admin, "guardian/services/predictor/test")
         let models = FeatureAndThresholdTests.root.appendingPathComponent("Models").path
         let config = try broker.serviceConfig(service: "predictor", dataDirectory: data.url, extra: ["GUARDIAN_MODELS_DIR": models])
         let service = try PredictorService(config: config, logger: .quiet)
         self.service = service
-        task = Task { try await service.run() }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !presence.objects.contains(where: { $0["status"] as? String == "online" }) {
-            guard ContinuousClock.now < deadline else { throw TestBrokerError.cannotStart("predictor did not come online") }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        task = try await startInProcess(service, name: "predictor", observer: admin)
     }
 
     func stop() async {
-        task?.cancel()
-        _ = try? await task?.value
+        await stopInProcess(task)
         task = nil
         service = nil
     }

@@ -22,21 +22,14 @@ final class TimelineHarness: @unchecked Sendable {
     }
 
     func start() async throws {
-        let presence = try await MessageCollector(admin, "guardian/services/timeline/test")
         let config = try broker.serviceConfig(service: "timeline", dataDirectory: data.url, extra: ["GUARDIAN_TIMELINE_RETRAIN_DELAY_MS": "100"])
         let service = try TimelineService(config: config, logger: .quiet)
         self.service = service
-        task = Task { try await service.run() }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !presence.objects.contains(where: { $0["status"] as? String == "online" }) {
-            guard ContinuousClock.now < deadline else { throw TestBrokerError.cannotStart("timeline did not come online") }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        task = try await startInProcess(service, name: "timeline", observer: admin)
     }
 
     func stop() async {
-        task?.cancel()
-        _ = try? await task?.value
+        await stopInProcess(task)
         task = nil
         service = nil
     }

@@ -13,8 +13,7 @@ public final class CommandRouterService: Service, Sendable {
     public static let name = "command-router"
 
     struct State {
-        var families = FamilyDirectory()
-        var timeZones: [String: TimeZone] = [:]
+        var household = Household()
         var children: [String: RouterStore.Child] = [:]
     }
 
@@ -113,10 +112,10 @@ public final class CommandRouterService: Service, Sendable {
     /// The time zone to read a parent's words in: their (named or only) child's.
     private func timeZoneForParent(_ parent: String, named: String?) -> TimeZone {
         state.withLock { s in
-            let children = s.families.children(of: parent)
+            let children = s.household.families.children(of: parent)
             let child = named.flatMap { name in children.first { $0.deviceId == name || $0.name.lowercased() == name.lowercased() } }
                 ?? (children.count == 1 ? children[0] : nil)
-            return child.flatMap { s.timeZones[$0.deviceId] } ?? TimeZone(identifier: "UTC")!
+            return child.flatMap { s.household.timeZones[$0.deviceId] } ?? TimeZone(identifier: "UTC")!
         }
     }
 
@@ -151,7 +150,7 @@ public final class CommandRouterService: Service, Sendable {
 
     /// A child by id or name among the parent's children; pronouns or nothing only when there is one.
     func resolveChild(parent: String, named: String?, in s: State) -> Resolution {
-        let mine = s.families.children(of: parent)
+        let mine = s.household.families.children(of: parent)
         guard !mine.isEmpty else { return .refuse("\(parent) is not a parent in any family") }
         let pronouns: Set<String> = ["him", "her", "them", "the kid", "the kids", "my kid", "my child", "he", "she"]
         guard let named, !pronouns.contains(named.lowercased()) else {
@@ -159,7 +158,7 @@ public final class CommandRouterService: Service, Sendable {
             return .clarify("Which child: \(mine.map(\.name).joined(separator: " or "))?")
         }
         if let child = mine.first(where: { $0.deviceId == named || $0.name.lowercased() == named.lowercased() }) { return .child(child.deviceId) }
-        let elsewhere = s.families.families.values.flatMap(\.children).contains { $0.deviceId == named || $0.name.lowercased() == named.lowercased() }
+        let elsewhere = s.household.families.families.values.flatMap(\.children).contains { $0.deviceId == named || $0.name.lowercased() == named.lowercased() }
         return elsewhere ? .refuse("\(named) is not in your family") : .clarify("I don't know \(named). Which child: \(mine.map(\.name).joined(separator: " or "))?")
     }
 
@@ -167,11 +166,11 @@ public final class CommandRouterService: Service, Sendable {
     private func execute(_ command: ParentCommand, id: String, parent: String, deviceId: String, source: MQTTMessage) {
         let now = clock.now()
         state.withLock { s in
-            let zone = s.timeZones[deviceId] ?? TimeZone(identifier: "UTC")!
+            let zone = s.household.timeZone(of: deviceId)
             let engine = PolicyEngine(timeZone: zone)
             var child = s.children[deviceId] ?? RouterStore.Child()
             let result = engine.apply(command, id: id, now: now, to: child.rules)
-            let summary = "\(s.families.name(of: deviceId)): \(command.summary(in: zone))"
+            let summary = "\(s.household.families.name(of: deviceId)): \(command.summary(in: zone))"
             var messages: [MQTTOutgoing] = []
             switch result {
             case .failure(let rejection):
@@ -223,7 +222,7 @@ public final class CommandRouterService: Service, Sendable {
         state.withLock { s in
             for (deviceId, current) in s.children where runtime.config.shard.owns(deviceId: deviceId) {
                 var child = current
-                let engine = PolicyEngine(timeZone: s.timeZones[deviceId] ?? TimeZone(identifier: "UTC")!)
+                let engine = PolicyEngine(timeZone: s.household.timeZone(of: deviceId))
                 guard let policy = policyIfChanged(&child, engine: engine, now: now) else { continue }
                 do {
                     let staged = try store.store.write { db in
@@ -264,7 +263,7 @@ public final class CommandRouterService: Service, Sendable {
         let (resolution, restrictions, name) = state.withLock { s in
             let resolution = resolveChild(parent: parent, named: request.child, in: s)
             guard case .child(let id) = resolution else { return (resolution, [ChildPolicy.Restriction](), "") }
-            return (resolution, s.children[id]?.published ?? [], s.families.name(of: id))
+            return (resolution, s.children[id]?.published ?? [], s.household.families.name(of: id))
         }
         var answer: [String: JSONObject]
         if case .child(let id) = resolution {
@@ -298,20 +297,9 @@ public final class CommandRouterService: Service, Sendable {
 
     @discardableResult
     private func applyRetained(topic: String, payload: Data, report: MQTTMessage? = nil) -> Bool {
-        guard let levels = runtime.topics.levels(of: topic), levels.count >= 2, Identifier.isValid(levels[1]) else { return false }
-        let id = String(levels[1])
+        guard let levels = runtime.topics.levels(of: topic) else { return false }
         do {
-            switch (levels[0], levels.count) {
-            case ("families", 2):
-                let family = payload.isEmpty ? nil : try JSONDecoder().decode(Family.self, from: payload)
-                state.withLock { $0.families.set(family, id: id) }
-            case ("events", 3):
-                let profile = try JSONDecoder().decode(DeviceEvent<DeviceProfile>.self, from: payload)
-                state.withLock { $0.timeZones[id] = profile.body.timeZone }
-            default:
-                return false
-            }
-            return true
+            return try state.withLock { try $0.household.apply(levels: levels, payload: payload) }
         } catch {
             if let report { runtime.reportError(topic: report.topic, reason: ContractViolation.from(error).description, payload: report.payload) }
             return false

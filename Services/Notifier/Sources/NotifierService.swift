@@ -14,9 +14,7 @@ public final class NotifierService: Service, Sendable {
 
     struct State {
         var ledger: NudgeLedger
-        var families = FamilyDirectory()
-        var preferences: [String: UserPreferences] = [:]
-        var timeZones: [String: TimeZone] = [:]
+        var household = Household()
     }
 
     let runtime: BusRuntime
@@ -94,7 +92,7 @@ public final class NotifierService: Service, Sendable {
         guard prediction.deviceId == deviceId else { return reject(message, "deviceId does not match the topic") }
         let now = clock.now()
         let (preferences, zone, history) = state.withLock {
-            ($0.preferences[deviceId], timeZone(for: deviceId, in: $0), $0.ledger.history(recipient: deviceId, zoneId: prediction.zoneId, now: now))
+            ($0.household.preferences[deviceId], $0.household.timeZone(of: deviceId), $0.ledger.history(recipient: deviceId, zoneId: prediction.zoneId, now: now))
         }
         let decision = rules.nudge(
             probability: prediction.probability, defaultThreshold: prediction.threshold, zoneId: prediction.zoneId, preferences: preferences,
@@ -122,7 +120,7 @@ public final class NotifierService: Service, Sendable {
 
     func handleStatus(_ message: MQTTMessage) {
         guard let deviceId = topicId(message, at: 1), !message.payload.isEmpty, let status: ChildStatus = decode(message) else { return }
-        let (parents, name) = state.withLock { ($0.families.parents(of: deviceId), $0.families.name(of: deviceId)) }
+        let (parents, name) = state.withLock { ($0.household.families.parents(of: deviceId), $0.household.families.name(of: deviceId)) }
         guard !parents.isEmpty else { return runtime.counters.increment("statusWithoutFamily") }
         let (title, body) = NotificationText.status(status, childName: name)
         let notification = UserNotification(
@@ -133,7 +131,7 @@ public final class NotifierService: Service, Sendable {
 
     func handleAck(_ message: MQTTMessage) {
         guard let deviceId = topicId(message, at: 1), let ack: CommandAck = decode(message) else { return }
-        let (parents, name) = state.withLock { ($0.families.parents(of: deviceId), $0.families.name(of: deviceId)) }
+        let (parents, name) = state.withLock { ($0.household.families.parents(of: deviceId), $0.household.families.name(of: deviceId)) }
         guard !parents.isEmpty else { return runtime.counters.increment("ackWithoutFamily") }
         let (title, body) = NotificationText.ack(ack, childName: name)
         let notification = UserNotification(
@@ -164,23 +162,9 @@ public final class NotifierService: Service, Sendable {
 
     @discardableResult
     private func applyRetained(topic: String, payload: Data, report: MQTTMessage? = nil) -> Bool {
-        guard let levels = runtime.topics.levels(of: topic), levels.count >= 2, Identifier.isValid(levels[1]) else { return false }
-        let id = String(levels[1])
+        guard let levels = runtime.topics.levels(of: topic) else { return false }
         do {
-            switch (levels[0], levels.count) {
-            case ("families", 2):
-                let family = payload.isEmpty ? nil : try JSONDecoder().decode(Family.self, from: payload)
-                state.withLock { $0.families.set(family, id: id) }
-            case ("users", 3):
-                let preferences = payload.isEmpty ? nil : try JSONDecoder().decode(UserPreferences.self, from: payload)
-                state.withLock { $0.preferences[id] = preferences }
-            case ("events", 3):
-                let profile = try JSONDecoder().decode(DeviceEvent<DeviceProfile>.self, from: payload)
-                state.withLock { $0.timeZones[id] = profile.body.timeZone }
-            default:
-                return false
-            }
-            return true
+            return try state.withLock { try $0.household.apply(levels: levels, payload: payload) }
         } catch {
             if let report { reject(report, ContractViolation.from(error).description) }
             return false
@@ -192,7 +176,7 @@ public final class NotifierService: Service, Sendable {
     private func deliverRouted(_ notification: UserNotification, to recipients: [String], source: MQTTMessage) {
         let now = clock.now()
         for recipient in recipients {
-            let (preferences, zone) = state.withLock { ($0.preferences[recipient], timeZone(for: recipient, in: $0)) }
+            let (preferences, zone) = state.withLock { ($0.household.preferences[recipient], $0.household.timeZone(of: recipient)) }
             let decision = rules.other(priority: notification.priority, preferences: preferences, timeZone: zone, now: now)
             dispatch(notification, to: [recipient], decision: decision, zoneId: nil, preferences: [recipient: preferences], source: source)
         }
@@ -252,7 +236,7 @@ public final class NotifierService: Service, Sendable {
         let now = clock.now()
         guard let due = try? store.due(now: now), !due.isEmpty else { return }
         for (recipient, notification) in due {
-            let webhook = state.withLock { $0.preferences[recipient]?.webhookUrl }
+            let webhook = state.withLock { $0.household.preferences[recipient]?.webhookUrl }
             do {
                 let staged = try store.store.write { db in
                     try store.release(recipient: recipient, id: notification.id, in: db)
@@ -267,10 +251,6 @@ public final class NotifierService: Service, Sendable {
     }
 
     // MARK: Helpers
-
-    private func timeZone(for recipient: String, in state: State) -> TimeZone {
-        state.preferences[recipient]?.timezone.flatMap(TimeZone.init(identifier:)) ?? state.timeZones[recipient] ?? TimeZone(identifier: "UTC")!
-    }
 
     /// The id at `index` among the topic's levels after the prefix (e.g. `predictions/{id}`).
     private func topicId(_ message: MQTTMessage, at index: Int) -> String? {
