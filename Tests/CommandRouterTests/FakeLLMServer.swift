@@ -1,4 +1,5 @@
 import Foundation
+import GuardianTestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -27,7 +28,7 @@ final class FakeLLMServer: @unchecked Sendable {
 
     /// Starts the server; `slowSeconds` is how long mode `slow` takes to answer.
     init(slowSeconds: Double = 3) throws {
-        port = try Self.freePort()
+        port = try TestBroker.freePort()
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Fixtures.url("fake_llm_server.py").path, String(port), String(slowSeconds)]
@@ -35,7 +36,7 @@ final class FakeLLMServer: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let deadline = Date().addingTimeInterval(10)
-        while !Self.canConnect(port: port) {
+        while !TestBroker.canConnect(port: port) {
             guard process.isRunning, Date() < deadline else {
                 stop()
                 throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "fake LLM server did not start"])
@@ -65,33 +66,5 @@ final class FakeLLMServer: @unchecked Sendable {
         while process.isRunning, Date() < deadline { usleep(10_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
-    }
-
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EMFILE) }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard ok else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    private static func canConnect(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
     }
 }

@@ -155,7 +155,8 @@ public final class TestBroker: @unchecked Sendable {
 
     // MARK: Ports
 
-    static func freePort() throws -> Int {
+    /// A TCP port on 127.0.0.1 that nothing listens on now.
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestBrokerError.cannotStart("socket: errno \(errno)") }
         defer { close(fd) }
@@ -174,7 +175,8 @@ public final class TestBroker: @unchecked Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    static func canConnect(port: Int) -> Bool {
+    /// True when something accepts connections on 127.0.0.1:`port`.
+    public static func canConnect(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
