@@ -135,6 +135,9 @@ let package = Package(
             name: "MCPTests", dependencies: ["GuardianCommandRouter", "GuardianTestSupport"],
             path: "Tests/MCPTests", exclude: ["mcp_client_check.py", "requirements.txt"], swiftSettings: strict),
         .testTarget(
+            name: "FaultTests", dependencies: ["GuardianShared", "GuardianTestSupport"],
+            path: "Tests/FaultTests", swiftSettings: strict),
+        .testTarget(
             name: "HostileInputTests", dependencies: [
                 "GuardianIngest", "GuardianGeofence", "GuardianPredictor", "GuardianTimeline", "GuardianCommandRouter", "GuardianNotifier",
                 "GuardianTestSupport",

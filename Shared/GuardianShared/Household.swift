@@ -16,11 +16,11 @@ public struct Household: Sendable {
         let id = String(levels[1])
         switch (levels[0], levels.count, levels.last) {
         case ("families", 2, _):
-            families.set(payload.isEmpty ? nil : try JSONDecoder().decode(Family.self, from: payload), id: id)
+            families.set(payload.isEmpty ? nil : try JSONDecoder().decodePayload(Family.self, from: payload), id: id)
         case ("users", 3, "preferences"):
-            preferences[id] = payload.isEmpty ? nil : try JSONDecoder().decode(UserPreferences.self, from: payload)
+            preferences[id] = payload.isEmpty ? nil : try JSONDecoder().decodePayload(UserPreferences.self, from: payload)
         case ("events", 3, "profile"):
-            timeZones[id] = try JSONDecoder().decode(DeviceEvent<DeviceProfile>.self, from: payload).body.timeZone
+            timeZones[id] = try JSONDecoder().decodePayload(DeviceEvent<DeviceProfile>.self, from: payload).body.timeZone
         default:
             return false
         }

@@ -81,7 +81,7 @@ public final class CommandRouterService: Service, Sendable {
         guard let parent = topicId(message) else { return }
         let request: ParentRequest
         do {
-            request = try JSONDecoder().decode(ParentRequest.self, from: message.payload)
+            request = try JSONDecoder().decodePayload(ParentRequest.self, from: message.payload)
         } catch {
             runtime.reportError(topic: message.topic, reason: ContractViolation.from(error).description, payload: message.payload)
             if let id = (try? JSONSerialization.jsonObject(with: message.payload) as? [String: Any])?["id"] as? String, Identifier.isValidEventId(id),
@@ -242,7 +242,7 @@ public final class CommandRouterService: Service, Sendable {
     // MARK: Activity and context
 
     func handleUsage(_ message: MQTTMessage) {
-        guard let event = try? JSONDecoder().decode(DeviceEvent<AppUsage>.self, from: message.payload),
+        guard let event = try? JSONDecoder().decodePayload(DeviceEvent<AppUsage>.self, from: message.payload),
             message.topic == runtime.topics.event(event.deviceId, .usage)
         else { return runtime.reportError(topic: message.topic, reason: "not a usage event for this topic", payload: message.payload) }
         guard runtime.config.shard.owns(deviceId: event.deviceId) else { return }
@@ -252,14 +252,20 @@ public final class CommandRouterService: Service, Sendable {
     /// `guardian/parents/{userId}/activity` `{child?, since?}`, answered on the response topic with the
     /// child's app usage since `since` (default: the last 24 hours) and current restrictions.
     func handleActivity(_ message: MQTTMessage) {
-        guard let parent = topicId(message), let responseTopic = message.properties.responseTopic, TopicFilter.isValidTopic(responseTopic) else {
+        guard let parent = topicId(message) else { return }  // reported by topicId
+        guard let responseTopic = message.properties.responseTopic, TopicFilter.isValidTopic(responseTopic) else {
             return runtime.reportError(topic: message.topic, reason: "an activity request needs an MQTT 5 response topic", payload: message.payload)
         }
         struct Request: Decodable {
             var child: String?
             var since: Timestamp?
         }
-        let request = (try? JSONDecoder().decode(Request.self, from: message.payload)) ?? Request()
+        let request: Request
+        do {
+            request = message.payload.isEmpty ? Request() : try JSONDecoder().decodePayload(Request.self, from: message.payload)
+        } catch {
+            return runtime.reportError(topic: message.topic, reason: ContractViolation.from(error).description, payload: message.payload)
+        }
         let (resolution, restrictions, name) = state.withLock { s in
             let resolution = resolveChild(parent: parent, named: request.child, in: s)
             guard case .child(let id) = resolution else { return (resolution, [ChildPolicy.Restriction](), "") }
@@ -291,6 +297,10 @@ public final class CommandRouterService: Service, Sendable {
     }
 
     func handleRetained(_ message: MQTTMessage) {
+        // Household ignores a topic whose id breaks the rule: report it like any other bad input.
+        guard let levels = runtime.topics.levels(of: message.topic), levels.count >= 2, Identifier.isValid(levels[1]) else {
+            return runtime.reportError(topic: message.topic, reason: "topic id must match [A-Za-z0-9_-]{1,64}", payload: message.payload)
+        }
         guard applyRetained(topic: message.topic, payload: message.payload, report: message) else { return }
         try? store.retained.save(topic: message.topic, payload: message.payload)
     }

@@ -72,7 +72,7 @@ public final class GeofenceService: Service, Sendable {
         var zone: DangerZone?
         if !message.payload.isEmpty {
             do {
-                zone = try JSONDecoder().decode(DangerZone.self, from: message.payload)
+                zone = try JSONDecoder().decodePayload(DangerZone.self, from: message.payload)
             } catch {
                 return runtime.reportError(topic: message.topic, reason: ContractViolation.from(error).description, payload: message.payload)
             }
@@ -168,7 +168,7 @@ public final class GeofenceService: Service, Sendable {
         let deviceId = String(levels[1])
         guard runtime.config.shard.owns(deviceId: deviceId) else { return nil }
         do {
-            let event = try JSONDecoder().decode(DeviceEvent<Body>.self, from: message.payload)
+            let event = try JSONDecoder().decodePayload(DeviceEvent<Body>.self, from: message.payload)
             guard event.deviceId == deviceId else {
                 runtime.reportError(topic: message.topic, reason: "deviceId \(event.deviceId) does not match the topic", payload: message.payload)
                 return nil

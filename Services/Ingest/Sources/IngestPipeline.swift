@@ -93,13 +93,13 @@ public final class IngestPipeline: Sendable {
         switch first {
         case UInt8(ascii: "{"):
             do {
-                return ([(0, try json.decode(Item.self, from: payload))], [], 1)
+                return ([(0, try json.decodePayload(Item.self, from: payload))], [], 1)
             } catch {
                 throw ContractViolation.from(error)
             }
         case UInt8(ascii: "["):
             let items: [BatchItem<Item>]
-            do { items = try json.decode([BatchItem<Item>].self, from: payload) } catch { throw ContractViolation.from(error) }
+            do { items = try json.decodePayload([BatchItem<Item>].self, from: payload) } catch { throw ContractViolation.from(error) }
             guard !items.isEmpty else { throw ContractViolation("empty batch") }
             guard items.count <= IngestPipeline.maxBatchItems else {
                 throw ContractViolation("batch of \(items.count) items exceeds the limit of \(IngestPipeline.maxBatchItems)")

@@ -32,7 +32,7 @@ public final class ParentBridge: Sendable {
 
     private func handleFamily(_ message: MQTTMessage) {
         guard let levels = topics.levels(of: message.topic), levels.count == 2 else { return }
-        let family = message.payload.isEmpty ? nil : try? JSONDecoder().decode(Family.self, from: message.payload)
+        let family = message.payload.isEmpty ? nil : try? JSONDecoder().decodePayload(Family.self, from: message.payload)
         families.withLock { $0.set(family, id: String(levels[1])) }
     }
 
@@ -60,7 +60,7 @@ public final class ParentBridge: Sendable {
         let replies = try await client.subscribe("\(topics.prefix)/parents/\(parent)/replies")
         try await client.publish("\(topics.prefix)/parents/\(parent)/commands", payload: GuardianJSON.encode(body))
         let reply = try await first(of: replies, timeout: timeout) { message in
-            (try? JSONDecoder().decode(CommandReply.self, from: message.payload)).flatMap { $0.commandId == id ? $0 : nil }
+            (try? JSONDecoder().decodePayload(CommandReply.self, from: message.payload)).flatMap { $0.commandId == id ? $0 : nil }
         }
         guard let reply else { throw BridgeError.noAnswer("the command-router did not reply") }
         return reply
@@ -72,7 +72,7 @@ public final class ParentBridge: Sendable {
         for part in ["status", "policy", "command"] {
             let subscription = try await client.subscribe("\(topics.prefix)/children/\(child.deviceId)/\(part)")
             let value = try await first(of: subscription, timeout: .milliseconds(500)) { message in
-                message.payload.isEmpty ? nil : try? JSONDecoder().decode(JSONObject.self, from: message.payload)
+                message.payload.isEmpty ? nil : try? JSONDecoder().decodePayload(JSONObject.self, from: message.payload)
             }
             answer[part] = value ?? .null
         }
@@ -88,7 +88,7 @@ public final class ParentBridge: Sendable {
         try await client.publish(
             "\(topics.prefix)/parents/\(parent)/activity", payload: GuardianJSON.encode(body),
             properties: MQTTProperties(responseTopic: responseTopic, correlationData: Data(responseTopic.utf8)))
-        let answer = try await first(of: responses, timeout: timeout) { try? JSONDecoder().decode(JSONObject.self, from: $0.payload) }
+        let answer = try await first(of: responses, timeout: timeout) { try? JSONDecoder().decodePayload(JSONObject.self, from: $0.payload) }
         guard let answer else { throw BridgeError.noAnswer("the command-router did not answer the activity request") }
         return answer
     }

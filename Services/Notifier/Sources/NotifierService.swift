@@ -156,6 +156,10 @@ public final class NotifierService: Service, Sendable {
 
     /// Families, preferences and profiles: kept (and stored) to route and filter.
     func handleRetained(_ message: MQTTMessage) {
+        // Household ignores a topic whose id breaks the rule: report it like any other bad input.
+        guard let levels = runtime.topics.levels(of: message.topic), levels.count >= 2, Identifier.isValid(levels[1]) else {
+            return reject(message, "topic id must match [A-Za-z0-9_-]{1,64}")
+        }
         guard applyRetained(topic: message.topic, payload: message.payload, report: message) else { return }
         try? store.retained.save(topic: message.topic, payload: message.payload)
     }
@@ -263,7 +267,7 @@ public final class NotifierService: Service, Sendable {
 
     private func decode<T: Decodable>(_ message: MQTTMessage) -> T? {
         do {
-            return try JSONDecoder().decode(T.self, from: message.payload)
+            return try JSONDecoder().decodePayload(T.self, from: message.payload)
         } catch {
             reject(message, ContractViolation.from(error).description)
             return nil

@@ -22,7 +22,7 @@ struct ModelUpdate: Sendable {
         }
         let envelope: Envelope
         do {
-            envelope = try JSONDecoder().decode(Envelope.self, from: payload)
+            envelope = try JSONDecoder().decodePayload(Envelope.self, from: payload)
         } catch {
             throw .invalid(ContractViolation.from(error).description)
         }

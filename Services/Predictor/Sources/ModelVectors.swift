@@ -28,7 +28,7 @@ public struct ModelVectors: Sendable, Decodable {
     public init(json: Data) throws(ModelVectorsError) {
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: json)
+            value = try JSONDecoder().decodePayload(JSONValue.self, from: json)
         } catch {
             throw .invalidJSON(JSONValue.describe(error, data: json))
         }

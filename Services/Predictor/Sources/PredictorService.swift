@@ -84,8 +84,9 @@ public final class PredictorService: Service, Sendable {
     func handleTrigger(_ message: MQTTMessage) {
         let event: GeofenceEvent
         do {
-            event = try JSONDecoder().decode(GeofenceEvent.self, from: message.payload)
+            event = try JSONDecoder().decodePayload(GeofenceEvent.self, from: message.payload)
             try Identifier.validate(event.deviceId, field: "deviceId")
+            try Identifier.validate(event.zoneId, field: "zoneId")
             guard message.topic == "\(runtime.topics.prefix)/geofence/\(event.deviceId)" else {
                 throw ContractViolation(field: "deviceId", "does not match the topic")
             }
@@ -122,7 +123,7 @@ public final class PredictorService: Service, Sendable {
     func handleRequest(_ message: MQTTMessage) {
         let request: PredictionRequest
         do {
-            request = try JSONDecoder().decode(PredictionRequest.self, from: message.payload)
+            request = try JSONDecoder().decodePayload(PredictionRequest.self, from: message.payload)
         } catch {
             return runtime.reportError(topic: message.topic, reason: ContractViolation.from(error).description, payload: message.payload)
         }
@@ -168,7 +169,7 @@ public final class PredictorService: Service, Sendable {
         var rate: Double?
         if !message.payload.isEmpty {
             // Geofence reports bad zones; here a bad one only means no regret rate.
-            guard let zone = try? JSONDecoder().decode(DangerZone.self, from: message.payload) else { return }
+            guard let zone = try? JSONDecoder().decodePayload(DangerZone.self, from: message.payload) else { return }
             rate = zone.regretRate ?? zone.regretCount.map { min(1, Double($0) / 100) }
         }
         context.withLock { $0.regretRates[zoneId] = rate }
@@ -177,7 +178,7 @@ public final class PredictorService: Service, Sendable {
 
     private func decodeEvent<Body: EventBody>(_ message: MQTTMessage) -> DeviceEvent<Body>? {
         do {
-            let event = try JSONDecoder().decode(DeviceEvent<Body>.self, from: message.payload)
+            let event = try JSONDecoder().decodePayload(DeviceEvent<Body>.self, from: message.payload)
             guard message.topic == runtime.topics.event(event.deviceId, Body.kind) else {
                 throw ContractViolation(field: "deviceId", "does not match the topic")
             }

@@ -200,7 +200,7 @@ enum JSONValue: Decodable, Sendable {
     /// Decodes `data`, describing a failure as well as Foundation can.
     static func decode(_ data: Data) throws(XGBoostModelError) -> JSONValue {
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: data)
+            return try JSONDecoder().decodePayload(JSONValue.self, from: data)
         } catch {
             throw .invalidJSON(describe(error, data: data))
         }

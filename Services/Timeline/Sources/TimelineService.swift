@@ -83,7 +83,7 @@ public final class TimelineService: Service, Sendable {
         guard let deviceId = ownedDevice(message) else { return }
         let request: GenerateRequest
         do {
-            request = message.payload.isEmpty ? GenerateRequest() : try JSONDecoder().decode(GenerateRequest.self, from: message.payload)
+            request = message.payload.isEmpty ? GenerateRequest() : try JSONDecoder().decodePayload(GenerateRequest.self, from: message.payload)
         } catch {
             return runtime.reportError(topic: message.topic, reason: ContractViolation.from(error).description, payload: message.payload)
         }
@@ -142,7 +142,7 @@ public final class TimelineService: Service, Sendable {
         guard let deviceId = ownedDevice(message) else { return }
         let feedback: TimelineFeedback
         do {
-            feedback = try JSONDecoder().decode(TimelineFeedback.self, from: message.payload)
+            feedback = try JSONDecoder().decodePayload(TimelineFeedback.self, from: message.payload)
             try apply(feedback, deviceId: deviceId)
         } catch {
             return runtime.reportError(topic: message.topic, reason: ContractViolation.from(error).description, payload: message.payload)
@@ -240,7 +240,7 @@ public final class TimelineService: Service, Sendable {
     private func decodeEvent<Body: EventBody>(_ message: MQTTMessage) -> DeviceEvent<Body>? {
         guard let deviceId = ownedDevice(message) else { return nil }
         do {
-            let event = try JSONDecoder().decode(DeviceEvent<Body>.self, from: message.payload)
+            let event = try JSONDecoder().decodePayload(DeviceEvent<Body>.self, from: message.payload)
             guard event.deviceId == deviceId else { throw ContractViolation(field: "deviceId", "does not match the topic") }
             return event
         } catch {
