@@ -19,7 +19,7 @@ struct RelayMeter {
             if received.add(1, ordering: .relaxed).newValue == expected { done.continuation.yield() }
         }
         let start = ContinuousClock.now
-        let window = AsyncSemaphore(limit: 1000)
+        let window = PublishWindow(limit: 1000)
         for (i, payload) in payloads.enumerated() {
             await window.acquire()
             publisher.publish(MQTTOutgoing(topic: topic(i), payload: payload)) { _ in window.release() }
@@ -33,38 +33,6 @@ struct RelayMeter {
         await subscriber.shutdown()
         guard completed else { throw BenchmarkError.incomplete(received: received.load(ordering: .relaxed), expected: expected) }
         return Double(expected) / elapsed.seconds
-    }
-}
-
-/// Bounds the number of publishes awaiting acknowledgement.
-final class AsyncSemaphore: Sendable {
-    private let state: Mutex<(available: Int, waiters: [CheckedContinuation<Void, Never>])>
-
-    init(limit: Int) { state = Mutex((limit, [])) }
-
-    func acquire() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let proceed = state.withLock { s -> Bool in
-                if s.available > 0 {
-                    s.available -= 1
-                    return true
-                }
-                s.waiters.append(continuation)
-                return false
-            }
-            if proceed { continuation.resume() }
-        }
-    }
-
-    func release() {
-        let waiter = state.withLock { s -> CheckedContinuation<Void, Never>? in
-            if s.waiters.isEmpty {
-                s.available += 1
-                return nil
-            }
-            return s.waiters.removeFirst()
-        }
-        waiter?.resume()
     }
 }
 

@@ -296,37 +296,6 @@ final class FuzzRun: @unchecked Sendable {
     }
 }
 
-/// Bounds the number of publishes awaiting acknowledgement.
-final class PublishWindow: Sendable {
-    private let state: Mutex<(available: Int, waiters: [CheckedContinuation<Void, Never>])>
-
-    init(limit: Int) { state = Mutex((limit, [])) }
-
-    func acquire() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let proceed = state.withLock { s -> Bool in
-                if s.available > 0 {
-                    s.available -= 1
-                    return true
-                }
-                s.waiters.append(continuation)
-                return false
-            }
-            if proceed { continuation.resume() }
-        }
-    }
-
-    func release() {
-        let waiter = state.withLock { s -> CheckedContinuation<Void, Never>? in
-            if s.waiters.isEmpty {
-                s.available += 1
-                return nil
-            }
-            return s.waiters.removeFirst()
-        }
-        waiter?.resume()
-    }
-}
 
 extension MQTTMessage {
     var json: [String: Any]? { try? JSONSerialization.jsonObject(with: payload) as? [String: Any] }
