@@ -13,6 +13,15 @@ public struct GeofenceEvent: Codable, Sendable, Equatable {
             self.lon = lon
             self.acc = acc
         }
+
+        enum CodingKeys: String, CodingKey { case lat, lon, acc }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            lat = try c.number(.lat, in: -90...90)
+            lon = try c.number(.lon, in: -180...180)
+            acc = try c.optionalNumber(.acc, in: 0...1e7)
+        }
     }
 
     public var id: String
@@ -44,6 +53,27 @@ public struct GeofenceEvent: Codable, Sendable, Equatable {
         self.dwellSeconds = dwellSeconds
         self.location = location
         self.source = source
+    }
+
+    enum CodingKeys: String, CodingKey { case id, ts, deviceId, type, zoneId, zoneName, merchant, distance, dwellSeconds, location, source }
+
+    /// Reads an event with the contract's rules: ids, enums, and distances and durations in range.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        guard Identifier.isValidEventId(id) else { throw ContractViolation(path: c.codingPath + [CodingKeys.id], "is not a valid event id") }
+        ts = try c.decode(Timestamp.self, forKey: .ts)
+        deviceId = try c.decode(String.self, forKey: .deviceId)
+        try Identifier.validate(deviceId, field: "deviceId")
+        type = try c.choice(.type, Kind.self)
+        zoneId = try c.decode(String.self, forKey: .zoneId)
+        try Identifier.validate(zoneId, field: "zoneId")
+        zoneName = try c.text(.zoneName, maxLength: 128)
+        merchant = try c.optionalText(.merchant, maxLength: 128)
+        distance = try c.number(.distance, in: 0...20_040_000)
+        dwellSeconds = try c.number(.dwellSeconds, in: 0...31_536_000)
+        location = try c.decode(Fix.self, forKey: .location)
+        source = try c.choice(.source, Source.self)
     }
 
     /// A deterministic id: the same visit step always gets the same id, so a replay is recognised.

@@ -94,6 +94,31 @@ struct ContractTypeTests {
         #expect(violation(SensorSnapshot.self, #"{"activity": "teleporting"}"#)?.hasPrefix("activity: must be one of") == true)
     }
 
+    @Test("a geofence event round-trips, and one out of range or with a bad id is refused")
+    func geofenceEvent() throws {
+        let event = GeofenceEvent(
+            id: "e1", ts: Timestamp(rfc3339: "2026-11-21T22:30:00Z")!, deviceId: "phone", type: .dwell, zoneId: "z-1", zoneName: "Tech Store",
+            merchant: nil, distance: 12.5, dwellSeconds: 300, location: .init(lat: 48.85, lon: 2.35, acc: 8), source: .server)
+        #expect(try JSONDecoder().decode(GeofenceEvent.self, from: GuardianJSON.encode(event)) == event)
+        func with(_ field: String, _ value: String) -> String {
+            var fields = [
+                "id": #""e1""#, "ts": "1795000000", "deviceId": #""phone""#, "type": #""enter""#, "zoneId": #""z""#, "zoneName": #""Z""#,
+                "distance": "0", "dwellSeconds": "0", "location": #"{"lat": 0, "lon": 0}"#, "source": #""server""#,
+            ]
+            fields[field] = value
+            return "{" + fields.map { #""\#($0.key)": \#($0.value)"# }.joined(separator: ", ") + "}"
+        }
+        #expect(violation(GeofenceEvent.self, with("distance", "0")) == nil)
+        #expect(violation(GeofenceEvent.self, with("distance", "-1")) == "distance: must be in [0, 20040000], got -1")
+        #expect(violation(GeofenceEvent.self, with("dwellSeconds", "1e300"))?.hasPrefix("dwellSeconds: must be in [0, 31536000]") == true)
+        #expect(violation(GeofenceEvent.self, with("location", #"{"lat": 91, "lon": 0}"#)) == "location.lat: must be in [-90, 90], got 91")
+        #expect(violation(GeofenceEvent.self, with("deviceId", #""a/b""#))?.hasPrefix("deviceId:") == true)
+        #expect(violation(GeofenceEvent.self, with("zoneId", ##""#""##))?.hasPrefix("zoneId:") == true)
+        #expect(violation(GeofenceEvent.self, with("id", #""x y""#)) == "id: is not a valid event id")
+        #expect(violation(GeofenceEvent.self, with("type", #""leave""#))?.hasPrefix("type: must be one of enter, exit, dwell") == true)
+        #expect(violation(GeofenceEvent.self, with("zoneName", #""""#)) == "zoneName: must not be empty")
+    }
+
     @Test func normalisedEventIsFlatAndRoundTrips() throws {
         let event = DeviceEvent(
             id: "e1", deviceId: "phone-1", ts: Timestamp(rfc3339: "2026-11-22T07:10:22+01:00")!,

@@ -85,8 +85,6 @@ public final class PredictorService: Service, Sendable {
         let event: GeofenceEvent
         do {
             event = try JSONDecoder().decodePayload(GeofenceEvent.self, from: message.payload)
-            try Identifier.validate(event.deviceId, field: "deviceId")
-            try Identifier.validate(event.zoneId, field: "zoneId")
             guard message.topic == "\(runtime.topics.prefix)/geofence/\(event.deviceId)" else {
                 throw ContractViolation(field: "deviceId", "does not match the topic")
             }
