@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 @testable import GuardianCommandRouter
 import GuardianShared
 import GuardianTestSupport
@@ -7,32 +10,51 @@ import Testing
 @Suite("guardian-mcp driven by the official MCP Python client")
 struct GuardianMCPTests {
     static var executables: URL { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent() }
+    static var mcp: URL { executables.appendingPathComponent("guardian-mcp") }
 
-    @Test("lists the four tools with schemas and calls each over the real broker, as one parent")
-    func toolsOverStdio() async throws {
-        let mcp = Self.executables.appendingPathComponent("guardian-mcp")
-        try #require(FileManager.default.isExecutableFile(atPath: mcp.path), "build guardian-mcp first (swift build --build-tests)")
-        let broker = try TestBroker(access: .secured)
-        let data = try TemporaryDirectory()
-        let admin = try await broker.connectedClient("admin")
-        try await admin.publish(
-            "guardian/families/alex", payload: GuardianJSON.encode(Family(parents: ["parent-alex"], children: [.init(deviceId: "tablet-sam", name: "Sam")])),
-            retain: true)
-        let router = try CommandRouterService(config: try broker.serviceConfig(service: "command-router", dataDirectory: data.url), logger: .quiet)
-        let task = Task { try await router.run() }
-        defer { task.cancel() }
-        try await Task.sleep(for: .milliseconds(500))
+    /// A secured broker with one family and the command-router running in-process.
+    struct Household {
+        let broker: TestBroker
+        let data: TemporaryDirectory
+        let router: CommandRouterService
+        let task: Task<Void, any Error>
 
+        init() async throws {
+            broker = try TestBroker(access: .secured)
+            data = try TemporaryDirectory()
+            let admin = try await broker.connectedClient("admin")
+            try await admin.publish(
+                "guardian/families/alex",
+                payload: GuardianJSON.encode(Family(parents: ["parent-alex"], children: [.init(deviceId: "tablet-sam", name: "Sam")])), retain: true)
+            await admin.shutdown()
+            let router = try CommandRouterService(config: try broker.serviceConfig(service: "command-router", dataDirectory: data.url), logger: .quiet)
+            self.router = router
+            task = Task { try await router.run() }
+            try await Task.sleep(for: .milliseconds(500))
+        }
+
+        /// What guardian-mcp needs to act as parent-alex over this broker.
+        var environment: [String: String] {
+            [
+                "GUARDIAN_MQTT_URL": broker.url, "GUARDIAN_MQTT_USERNAME": "guardian-mcp",
+                "GUARDIAN_MQTT_PASSWORD": TestBroker.password(for: "guardian-mcp") ?? "", "GUARDIAN_MCP_PARENT": "parent-alex",
+                "GUARDIAN_LOG_LEVEL": "error",
+            ]
+        }
+
+        func stop() async {
+            task.cancel()
+            _ = try? await task.value
+            broker.stop()
+        }
+    }
+
+    /// Runs the Python client against `target` (an executable for stdio, or a URL) and returns its JSON report.
+    static func runClient(_ target: String, environment: [String: String]) async throws -> [String: Any] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", TestBroker.repositoryRoot.appendingPathComponent("Tests/MCPTests/mcp_client_check.py").path, mcp.path]
-        var environment = ProcessInfo.processInfo.environment
-        environment["GUARDIAN_MQTT_URL"] = broker.url
-        environment["GUARDIAN_MQTT_USERNAME"] = "guardian-mcp"
-        environment["GUARDIAN_MQTT_PASSWORD"] = TestBroker.password(for: "guardian-mcp")
-        environment["GUARDIAN_MCP_PARENT"] = "parent-alex"
-        environment["GUARDIAN_LOG_LEVEL"] = "error"
-        process.environment = environment
+        process.arguments = ["python3", TestBroker.repositoryRoot.appendingPathComponent("Tests/MCPTests/mcp_client_check.py").path, target]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.standardError
@@ -41,10 +63,14 @@ struct GuardianMCPTests {
         let deadline = ContinuousClock.now + .seconds(120)
         while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        let data2 = await collected.value
+        let data = await collected.value
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        let result = try #require(try JSONSerialization.jsonObject(with: data2) as? [String: Any], "\(String(decoding: data2, as: UTF8.self))")
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(String(decoding: data, as: UTF8.self))")
+    }
+
+    /// The four tools listed with schemas, each called, answered as the router decided.
+    static func expectToolsWork(_ result: [String: Any], router: CommandRouterService) throws {
         #expect(Set(result["tools"] as? [String] ?? []) == ["send_restriction_command", "get_device_status", "check_child_activity", "schedule_timed_restriction"])
         let schemas = try #require(result["schemas"] as? [String: [String: Any]])
         #expect(schemas.values.allSatisfy { $0["type"] as? String == "object" && $0["properties"] is [String: Any] })
@@ -59,9 +85,49 @@ struct GuardianMCPTests {
         #expect(call("3:schedule_timed_restriction").error == false && call("3:schedule_timed_restriction").text.contains("accepted"))
         #expect(call("4:get_device_status").error == true && call("4:get_device_status").text.contains("no child named Nobody"))
         #expect(router.counters["accepted"] == 2)
-        task.cancel()
-        _ = try? await task.value
-        await admin.shutdown()
-        broker.stop()
     }
+
+    @Test("over stdio: lists the four tools with schemas and calls each over the real broker, as one parent")
+    func toolsOverStdio() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.mcp.path), "build guardian-mcp first (swift build --build-tests)")
+        let household = try await Household()
+        let result = try await Self.runClient(Self.mcp.path, environment: household.environment)
+        try Self.expectToolsWork(result, router: household.router)
+        await household.stop()
+    }
+
+    @Test("over Streamable HTTP: the same tools and answers; a request without a session is refused; SIGTERM stops it")
+    func toolsOverHTTP() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.mcp.path), "build guardian-mcp first (swift build --build-tests)")
+        let household = try await Household()
+        let port = try TestBroker.freePort()
+        let logs = try TemporaryDirectory()
+        let server = try ServiceProcess(
+            executable: Self.mcp, environment: household.environment.merging(["GUARDIAN_MCP_HTTP_PORT": "\(port)"]) { $1 },
+            logFile: logs.url.appendingPathComponent("guardian-mcp.log"))
+        let url = URL(string: "http://127.0.0.1:\(port)/mcp")!
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json, text/event-stream", forHTTPHeaderField: "Accept")
+        request.httpBody = Data(#"{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}"#.utf8)
+        var status = 0
+        let deadline = ContinuousClock.now + .seconds(20)
+        while status == 0 && ContinuousClock.now < deadline {
+            status = (try? await URLSession.shared.data(for: request))?.1.httpStatusCode ?? 0
+            if status == 0 { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(status == 400)
+
+        let result = try await Self.runClient(url.absoluteString, environment: [:])
+        try Self.expectToolsWork(result, router: household.router)
+
+        server.kill(signal: SIGTERM)
+        #expect(server.exitStatus == 0, "guardian-mcp stops cleanly on SIGTERM")
+        await household.stop()
+    }
+}
+
+extension URLResponse {
+    var httpStatusCode: Int? { (self as? HTTPURLResponse)?.statusCode }
 }
