@@ -38,9 +38,11 @@ public final class BusRuntime: Sendable {
         logger.info("service started", metadata: ["version": "\(GuardianVersion.current)"])
     }
 
-    /// Publishes presence every stats interval until graceful shutdown or cancellation.
+    /// Publishes presence every stats interval (and trims the heap every few seconds) until
+    /// graceful shutdown or cancellation.
     public func runUntilShutdown() async {
         await withTaskGroup(of: Void.self) { group in
+            group.addTask { await HeapTrimmer.run(every: .seconds(5)) }
             group.addTask { [self] in
                 while !Task.isCancelled {
                     try? await Task.sleep(for: config.statsInterval)

@@ -38,8 +38,8 @@ public struct SHA256: Sendable {
 
     public consuming func finalize() -> [UInt8] {
         let bitLength = length &* 8
-        update([0x80])
-        while buffer.count != 56 { update([0]) }
+        update(CollectionOfOne(0x80))
+        update(repeatElement(0, count: (56 - buffer.count + 64) % 64))
         update((0..<8).reversed().map { UInt8(truncatingIfNeeded: bitLength >> (UInt64($0) * 8)) })
         return state.flatMap { word in (0..<4).reversed().map { UInt8(truncatingIfNeeded: word >> (UInt32($0) * 8)) } }
     }
@@ -51,7 +51,7 @@ public struct SHA256: Sendable {
     }
 
     public static func hex<D: Sequence>(_ bytes: D) -> String where D.Element == UInt8 {
-        hash(bytes).map { String(format: "%02x", $0) }.joined()
+        Hex.encode(hash(bytes))
     }
 
     private mutating func compress(_ block: [UInt8]) {

@@ -31,6 +31,24 @@ struct VisitTrackerTests {
         #expect(left.map(\.type) == [.exit] && left.first?.dwellSeconds == 490)
     }
 
+    @Test("a fix that changes no visit is stored only once a minute of device time has passed")
+    func savingIsNeededOnlyForChanges() {
+        let zones = catalog()
+        var stored = DeviceVisits()
+        #expect(stored.needsSaving(comparedTo: nil))
+        _ = tracker.evaluate(Location(lat: 0, lon: -179.99), at: t0, state: &stored, zones: zones)
+        stored.savedFix = stored.lastFix
+        var next = stored
+        _ = tracker.evaluate(Location(lat: 0, lon: -179.991), at: t0.adding(seconds: 30), state: &next, zones: zones)
+        #expect(!next.needsSaving(comparedTo: stored))
+        var later = next
+        _ = tracker.evaluate(Location(lat: 0, lon: -179.992), at: t0.adding(seconds: 60), state: &later, zones: zones)
+        #expect(later.needsSaving(comparedTo: next))
+        var entering = next
+        _ = tracker.evaluate(Location(lat: 0, lon: -179.9999), at: t0.adding(seconds: 31), state: &entering, zones: zones)
+        #expect(entering.visits["a"] != nil && entering.needsSaving(comparedTo: next))
+    }
+
     @Test("a small zone at the pole uses a quarter of its radius as margin")
     func pole() {
         var state = DeviceVisits()

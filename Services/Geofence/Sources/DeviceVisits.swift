@@ -13,6 +13,21 @@ struct DeviceVisits: Sendable, Equatable {
     /// Where the phone's waypoints were last computed, and which zones they were.
     var waypointCenter: (lat: Double, lon: Double)?
     var waypointZones: [String] = []
+    /// The last fix as of the stored copy of this state.
+    var savedFix: Timestamp?
+
+    /// How much device time may pass before a state whose visits did not change is stored anyway.
+    static let saveInterval: Int64 = 60_000
+
+    /// Whether this state must be stored: its visits or waypoints differ from `stored` (the state before
+    /// this fix), or its last fix is a minute newer than the stored one. Fixes that change nothing are
+    /// not written one by one: after a restart, the broker redelivers what was not acknowledged, and
+    /// replaying fixes that changed nothing changes nothing.
+    func needsSaving(comparedTo stored: DeviceVisits?) -> Bool {
+        guard let stored, let lastFix, let savedFix else { return true }
+        return visits != stored.visits || waypointZones != stored.waypointZones || waypointCenter?.lat != stored.waypointCenter?.lat
+            || waypointCenter?.lon != stored.waypointCenter?.lon || lastFix.milliseconds - savedFix.milliseconds >= Self.saveInterval
+    }
 
     static func == (a: DeviceVisits, b: DeviceVisits) -> Bool {
         a.lastFix == b.lastFix && a.visits == b.visits && a.lastPosition?.lat == b.lastPosition?.lat

@@ -182,6 +182,12 @@ public final class GeofenceService: Service, Sendable {
 
     /// Stores the device's new state with the messages it produced, then publishes them.
     private func commit(deviceId: String, visits: DeviceVisits, messages: [MQTTOutgoing], into s: inout State, topic: String, payload: Data) {
+        var visits = visits
+        guard !messages.isEmpty || visits.needsSaving(comparedTo: s.devices[deviceId]) else {
+            s.devices[deviceId] = visits
+            return
+        }
+        visits.savedFix = visits.lastFix
         do {
             let staged = try store.store.write { db in
                 try store.save(visits, deviceId: deviceId, in: db)

@@ -55,6 +55,7 @@ final class GeofenceStore: Sendable {
             for row in try Row.fetchAll(db, sql: "SELECT * FROM devices") {
                 var state = DeviceVisits()
                 state.lastFix = (row["last_fix"] as Int64?).map(Timestamp.init(milliseconds:))
+                state.savedFix = state.lastFix
                 if let lat: Double = row["last_lat"], let lon: Double = row["last_lon"] { state.lastPosition = (lat, lon) }
                 if let lat: Double = row["waypoint_lat"], let lon: Double = row["waypoint_lon"] { state.waypointCenter = (lat, lon) }
                 let zones: String = row["waypoint_zones"]

@@ -26,7 +26,7 @@ struct EventNormalizer {
         var hasher = SHA256()
         hasher.update("\(deviceId)\n\(kind.rawValue)\n\(ts.milliseconds)\n")
         hasher.update(bodyJSON)
-        return hasher.finalize().prefix(16).map { String(format: "%02x", $0) }.joined()
+        return Hex.encode(hasher.finalize().prefix(16))
     }
 
     func make<Body: EventBody>(
