@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // System libraries
@@ -86,7 +88,12 @@ let package = Package(
             name: "command-router", dependencies: ["GuardianCommandRouter"],
             path: "Services/CommandRouter/Main", swiftSettings: strict),
         .target(
-            name: "GuardianMCP", dependencies: ["GuardianShared", .product(name: "MCP", package: "swift-sdk")],
+            name: "GuardianMCP",
+            dependencies: [
+                "GuardianShared", .product(name: "MCP", package: "swift-sdk"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             path: "Services/MCP/Sources", swiftSettings: strict),
         .executableTarget(
             name: "guardian-mcp", dependencies: ["GuardianMCP"],
@@ -114,6 +121,7 @@ let package = Package(
             name: "guardian-bench", dependencies: [
                 "GuardianTestSupport", "GuardianIngest", "GuardianGeofence", "GuardianPredictor", "GuardianNotifier", "GuardianTimeline", "GuardianCommandRouter", "MQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ], path: "Benchmarks", swiftSettings: strict),
 
         .testTarget(
@@ -135,7 +143,9 @@ let package = Package(
             name: "MCPTests", dependencies: ["GuardianCommandRouter", "GuardianTestSupport"],
             path: "Tests/MCPTests", exclude: ["mcp_client_check.py", "requirements.txt"], swiftSettings: strict),
         .testTarget(
-            name: "FaultTests", dependencies: ["GuardianShared", "GuardianTestSupport"],
+            name: "FaultTests", dependencies: [
+                "GuardianShared", "GuardianIngest", "GuardianCommandRouter", "GuardianTestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/FaultTests", swiftSettings: strict),
         .testTarget(
             name: "HostileInputTests", dependencies: [

@@ -1,6 +1,8 @@
 import Foundation
+import GuardianShared
 import GuardianTestSupport
 import MQTT
+import Synchronization
 
 /// A broker and Guardian services started as their own (release) processes for a benchmark.
 final class BenchEnvironment {
@@ -47,6 +49,128 @@ final class BenchEnvironment {
         for process in processes.values { process.kill() }
         processes = [:]
         broker.stop()
+    }
+
+    /// The mosquitto process serving this environment (found in /proc by its configuration path).
+    var brokerPID: pid_t? {
+        let marker = broker.directory.path
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries {
+            guard let pid = pid_t(entry),
+                let cmdline = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+                String(decoding: cmdline, as: UTF8.self).contains(marker)
+            else { continue }
+            return pid
+        }
+        return nil
+    }
+
+    /// CPU and memory of every service process, the broker and this benchmark, now.
+    func usage() -> [String: ProcessUsage] {
+        var result: [String: ProcessUsage] = [:]
+        for (name, process) in processes { result[name] = ProcessUsage(pid: process.pid) }
+        if let broker = brokerPID { result["mosquitto"] = ProcessUsage(pid: broker) }
+        result["bench"] = ProcessUsage(pid: getpid())
+        return result
+    }
+
+    /// Follows every instance's retained presence (`guardian/services/+/+`) for its counters.
+    func watchPresence() async throws -> PresenceWatch {
+        let client = try await broker.connectedClient("bench-presence-\(UUID().uuidString.prefix(6))")
+        let watch = PresenceWatch(client: client)
+        try await client.subscribe("guardian/services/+/+") { [watch] message in watch.received(message) }
+        return watch
+    }
+}
+
+/// The latest presence counters of each service (run them with `GUARDIAN_STATS_INTERVAL=1`).
+final class PresenceWatch: Sendable {
+    let client: MQTTClient
+    private let stats = Mutex<[String: [String: Int]]>([:])
+
+    init(client: MQTTClient) { self.client = client }
+
+    func received(_ message: MQTTMessage) {
+        let levels = message.topicLevels
+        guard levels.count == 4, let presence = try? JSONDecoder().decode(Presence.self, from: message.payload) else { return }
+        stats.withLock { $0[String(levels[2])] = presence.stats }
+    }
+
+    func counter(_ service: String, _ name: String) -> Int { stats.withLock { $0[service]?[name] ?? 0 } }
+
+    /// Waits until `service` reports `name` of at least `value`; false on timeout.
+    @discardableResult
+    func wait(_ service: String, _ name: String, atLeast value: Int, timeout: Duration = .seconds(30)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while counter(service, name) < value {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return true
+    }
+
+    func shutdown() async { await client.shutdown() }
+}
+
+/// CPU time (whole process and busiest thread) and memory of a process, read from /proc.
+struct ProcessUsage {
+    static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+
+    let taken = ContinuousClock.now
+    /// Busy and total clock ticks of the whole machine at the same moment.
+    let machine = ProcessUsage.machineTicks()
+    /// user + system clock ticks, for the process and for each of its threads; system ticks alone.
+    var ticks = 0
+    var systemTicks = 0
+    var threadTicks: [String: Int] = [:]
+    /// VmRSS and VmHWM (peak resident), bytes.
+    var resident = 0
+    var peakResident = 0
+    /// Bytes the process caused to be written to storage (`write_bytes` of /proc/{pid}/io).
+    var writtenBytes = 0
+
+    init(pid: pid_t) {
+        (ticks, systemTicks) = Self.times(statFile: "/proc/\(pid)/stat") ?? (0, 0)
+        if let io = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8),
+            let line = io.split(separator: "\n").first(where: { $0.hasPrefix("write_bytes:") })
+        {
+            writtenBytes = Int(line.split(separator: " ").last ?? "") ?? 0
+        }
+        for thread in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? [] {
+            threadTicks[thread] = Self.times(statFile: "/proc/\(pid)/task/\(thread)/stat")?.total
+        }
+        if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) {
+            for line in status.split(separator: "\n") {
+                let kb = (line.split(separator: " ").compactMap { Int($0) }.first ?? 0) * 1024
+                if line.hasPrefix("VmRSS:") { resident = kb }
+                if line.hasPrefix("VmHWM:") { peakResident = kb }
+            }
+        }
+    }
+
+    /// utime + stime, and stime (fields 14 and 15 of `stat`, counted after the parenthesised command name).
+    static func times(statFile: String) -> (total: Int, system: Int)? {
+        guard let text = try? String(contentsOfFile: statFile, encoding: .utf8), let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+        return (user + system, system)
+    }
+
+    /// The whole machine: busy and total clock ticks over every core (first line of /proc/stat).
+    static func machineTicks() -> (busy: Int, total: Int) {
+        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8), let line = text.split(separator: "\n").first else { return (0, 0) }
+        let values = line.split(separator: " ").dropFirst().compactMap { Int($0) }
+        guard values.count >= 5 else { return (0, 0) }
+        let total = values.prefix(8).reduce(0, +)
+        return (total - values[3] - values[4], total)
+    }
+
+    /// Percent of one core used since `earlier`: by the whole process, by its busiest thread, and in the kernel.
+    func cpu(since earlier: ProcessUsage) -> (process: Double, busiestThread: Double, system: Double) {
+        let seconds = (taken - earlier.taken).seconds * Self.ticksPerSecond / 100
+        guard seconds > 0 else { return (0, 0, 0) }
+        let busiest = threadTicks.map { $0.value - (earlier.threadTicks[$0.key] ?? 0) }.max() ?? 0
+        return (Double(ticks - earlier.ticks) / seconds, Double(busiest) / seconds, Double(systemTicks - earlier.systemTicks) / seconds)
     }
 }
 

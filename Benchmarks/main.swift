@@ -2,7 +2,8 @@ import Foundation
 import GuardianTestSupport
 
 // `make bench`: every figure beside a baseline measured in the same run.
-// GUARDIAN_BENCH_ONLY=ingest,handler,geofence,predictor,pipeline,notifier runs some sections.
+// GUARDIAN_BENCH_ONLY=ingest,handler,geofence,predictor,timeline,interpreter,pipeline,notifier,notifier-handler,load
+// runs some sections (load: the whole pipeline under many devices, see PipelineLoadBenchmark).
 let executables = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 let only = Set((ProcessInfo.processInfo.environment["GUARDIAN_BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
 func wanted(_ section: String) -> Bool { only.isEmpty || only.contains(section) }
@@ -16,6 +17,7 @@ do {
     if wanted("pipeline") { try await PipelineLatencyBenchmark(executables: executables).run() }
     if wanted("notifier") { try await NotifierBenchmark(executables: executables).run() }
     if wanted("notifier") || wanted("notifier-handler") { try await NotifierHandlerBenchmark().run() }
+    if wanted("load") { try await PipelineLoadBenchmark(executables: executables).run() }
 } catch {
     FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
     exit(1)

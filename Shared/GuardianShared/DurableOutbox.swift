@@ -67,6 +67,63 @@ public final class DurableOutbox: Sendable {
         return pending.count
     }
 
+    // MARK: Exactly once on the wire (opt-in)
+
+    /// For messages a person must never see twice (notifications): instead of `replay()`, publishes
+    /// again after a crash only what the broker never received.
+    ///
+    /// `replay()` cannot tell a message the broker acknowledged just before the crash (its row not yet
+    /// cleared) from one it never got, so it sends both. Here the service also subscribes, in its own
+    /// persistent session, to what it publishes (`echoes`, e.g. `guardian/notifications/+`): each echo
+    /// deletes its row before the echo is acknowledged, so an echo the dead process never consumed is
+    /// delivered again by the broker at restart. A barrier published now on `barrier` (a topic of the
+    /// service's own, which it also subscribes to) comes back after every echo queued before it, and
+    /// then the rows left from the previous run are exactly those the broker never received: they are
+    /// published again. Should the barrier not come back within `timeout` (e.g. the ACL denies reading
+    /// it), everything left is published again, as `replay()` would. Call before connecting.
+    public func replayUnechoed(echoes filter: String, barrier: String, timeout: Duration = .seconds(30)) async throws {
+        let before = try store.read { db in try Int64.fetchOne(db, sql: "SELECT max(seq) FROM outbox") } ?? 0
+        let token = UUID().uuidString
+        let pending = Mutex(true)
+        let replayLeft: @Sendable (String) -> Void = { [self] why in
+            guard pending.withLock({ p in defer { p = false }; return p }) else { return }
+            do {
+                let left = try store.read { db in
+                    try Row.fetchAll(db, sql: "SELECT seq, topic, payload, retain FROM outbox WHERE seq <= ? ORDER BY seq", arguments: [before]).map { row in
+                        Staged(seq: row["seq"], message: MQTTOutgoing(topic: row["topic"], payload: row["payload"], retain: row["retain"]))
+                    }
+                }
+                if !left.isEmpty { logger.notice("publishing messages the broker never received", metadata: [LogKey.count: "\(left.count)", LogKey.reason: "\(why)"]) }
+                send(left)
+            } catch {
+                logger.error("cannot read the outbox", metadata: [LogKey.error: "\(error)"])
+            }
+        }
+        try await client.subscribe(filter) { [self] message in confirm(message) }
+        try await client.subscribe(barrier) { message in
+            if message.payload == Data(token.utf8) { replayLeft("barrier") }
+        }
+        client.publish(MQTTOutgoing(topic: barrier, payload: Data(token.utf8))) { _ in }
+        Task { [logger] in
+            try? await Task.sleep(for: timeout)
+            if pending.withLock({ $0 }) { logger.warning("outbox barrier did not come back; publishing everything left") }
+            replayLeft("timeout")
+        }
+    }
+
+    /// An echo of something this service published: its row (the oldest with that topic and payload) is done.
+    func confirm(_ message: MQTTMessage) {
+        do {
+            try store.write { db in
+                try db.execute(
+                    sql: "DELETE FROM outbox WHERE seq = (SELECT seq FROM outbox WHERE topic = ? AND payload = ? ORDER BY seq LIMIT 1)",
+                    arguments: [message.topic, message.payload])
+            }
+        } catch {
+            logger.error("cannot clear an echoed outbox row", metadata: [LogKey.error: "\(error)"])
+        }
+    }
+
     /// Deletes acknowledged rows; returns how many.
     @discardableResult
     public func flush() -> Int {

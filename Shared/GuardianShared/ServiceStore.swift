@@ -3,14 +3,19 @@ import GRDB
 import Logging
 
 /// One service's SQLite database, `{GUARDIAN_DATA_DIR}/{service}.sqlite`: WAL journal, `synchronous=NORMAL`
-/// (a committed transaction survives a process crash), exclusive locking (one process per store: give
-/// each replica its own data directory), and migrations applied at open.
+/// (a committed transaction survives a process crash), one process per store (an exclusive lock on
+/// `{service}.sqlite.lock`: give each replica its own data directory), and migrations applied at open.
 ///
-/// A WAL checkpoint syncs the disk; rather than every 1,000 pages inside a service's hot path, it
-/// happens every 10,000 pages or when the service calls `checkpoint()` in the background.
+/// A WAL checkpoint syncs the disk. `checkpoint()`, which services call in the background every few
+/// seconds, runs on a second connection of its own, so the sync never holds up the connection that
+/// handles messages; SQLite checkpoints on the main connection only past 10,000 pages.
 public final class ServiceStore: Sendable {
     public let path: String
     public let queue: DatabaseQueue
+    /// The connection `checkpoint()` uses; nil in memory.
+    private let checkpointer: DatabaseQueue?
+    /// The open lock file that keeps other processes out; -1 in memory.
+    private let lockDescriptor: Int32
 
     /// Opens (creating the directory and file if needed) and migrates. `path == ":memory:"` stays in memory.
     public init(path: String, migrations: DatabaseMigrator, logger: Logger) throws(StorageError) {
@@ -18,23 +23,20 @@ public final class ServiceStore: Sendable {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             if db.configuration.readonly == false {
-                // One process owns a service's store: no file locks taken and released per transaction.
-                try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
                 try db.execute(sql: "PRAGMA wal_autocheckpoint = 10000")
             }
         }
         configuration.busyMode = .timeout(5)
+        var lock: Int32 = -1
         do {
             if path == ":memory:" {
                 queue = try DatabaseQueue(configuration: configuration)
+                checkpointer = nil
             } else {
                 let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-                do {
-                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                } catch {
-                    throw StorageError.cannotOpen(path: path, reason: "cannot create directory \(directory): \(error.localizedDescription)", code: nil)
-                }
+                try Self.prepareDirectory(directory, for: path)
+                lock = try Self.lockExclusively(path)
                 queue = try DatabaseQueue(path: path, configuration: configuration)
                 try queue.writeWithoutTransaction { db in
                     let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
@@ -42,15 +44,46 @@ public final class ServiceStore: Sendable {
                         logger.warning("SQLite did not switch to WAL", metadata: [LogKey.path: "\(path)"])
                     }
                 }
+                var checkpointing = Configuration()
+                checkpointing.busyMode = .timeout(5)
+                checkpointer = try DatabaseQueue(path: path, configuration: checkpointing)
             }
             try migrations.migrate(queue)
-        } catch let error as StorageError {
-            throw error
-        } catch let error as DatabaseError {
-            throw StorageError.cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)", code: error.extendedResultCode.rawValue)
         } catch {
-            throw StorageError.cannotOpen(path: path, reason: "\(error)", code: nil)
+            if lock >= 0 { close(lock) }
+            switch error {
+            case let error as StorageError: throw error
+            case let error as DatabaseError:
+                throw StorageError.cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)", code: error.extendedResultCode.rawValue)
+            default: throw StorageError.cannotOpen(path: path, reason: "\(error)", code: nil)
+            }
         }
+        lockDescriptor = lock
+    }
+
+    deinit {
+        if lockDescriptor >= 0 { close(lockDescriptor) }
+    }
+
+    /// Takes the store's lock file, or says which process-level conflict stops it. A POSIX record lock
+    /// belongs to the process: another process is kept out, while a test that reopens a store in the
+    /// same process (a restart) is not.
+    static func lockExclusively(_ path: String) throws(StorageError) -> Int32 {
+        let descriptor = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw StorageError.cannotOpen(path: path, reason: "cannot create \(path).lock: \(StorageError.osError(errno))", code: nil)
+        }
+        var whole = flock()
+        whole.l_type = Int16(F_WRLCK)
+        whole.l_whence = Int16(SEEK_SET)
+        guard fcntl(descriptor, F_SETLK, &whole) == 0 else {
+            let code = errno
+            close(descriptor)
+            let reason = code == EAGAIN || code == EACCES
+                ? "another process is using this store (give each replica its own GUARDIAN_DATA_DIR)" : "cannot lock \(path).lock: \(StorageError.osError(code))"
+            throw StorageError.cannotOpen(path: path, reason: reason, code: nil)
+        }
+        return descriptor
     }
 
     /// The database of `service` under the configured data directory.
@@ -60,11 +93,16 @@ public final class ServiceStore: Sendable {
     }
 
     /// Runs `body` in one write transaction, mapping SQLite failures (disk full, read-only) to `StorageError`.
+    /// A failure of the storage itself (full, read-only, I/O error) first goes to the process's
+    /// `StorageFailure` handler: in a service process that stops the process, so the write is never
+    /// silently skipped and the message being handled is not acknowledged.
     public func write<T>(_ body: (Database) throws -> T) throws(StorageError) -> T {
         do {
             return try queue.write(body)
         } catch let error as DatabaseError {
-            throw StorageError.writeFailed(path: path, reason: error.message ?? "\(error.resultCode)", code: error.extendedResultCode.rawValue)
+            let failure = StorageError.writeFailed(path: path, reason: error.message ?? "\(error.resultCode)", code: error.extendedResultCode.rawValue)
+            if StorageFailure.isStorageFailure(error.extendedResultCode.rawValue) { StorageFailure.occurred(failure) }
+            throw failure
         } catch {
             throw StorageError.writeFailed(path: path, reason: "\(error)", code: nil)
         }
@@ -72,11 +110,30 @@ public final class ServiceStore: Sendable {
 
     /// Copies the WAL into the database file without waiting for readers (PASSIVE).
     public func checkpoint() throws(StorageError) {
-        guard path != ":memory:" else { return }
+        guard let checkpointer else { return }
         do {
-            try queue.writeWithoutTransaction { db in _ = try db.checkpoint(.passive) }
+            try checkpointer.writeWithoutTransaction { db in _ = try db.checkpoint(.passive) }
         } catch {
             throw StorageError.writeFailed(path: path, reason: "checkpoint: \(error)", code: nil)
+        }
+    }
+
+    /// Creates the data directory if needed and checks that SQLite can create files in it, so that
+    /// an unusable directory is named with the operating system's reason (not "disk I/O error").
+    static func prepareDirectory(_ directory: String, for path: String) throws(StorageError) {
+        var current = directory.hasPrefix("/") ? "" : "."
+        for component in directory.split(separator: "/") where !component.isEmpty {
+            current += "/\(component)"
+            if mkdir(current, 0o755) != 0 && errno != EEXIST {
+                throw StorageError.cannotOpen(path: path, reason: "cannot create directory \(current): \(StorageError.osError(errno))", code: nil)
+            }
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw StorageError.cannotOpen(path: path, reason: "\(directory) is not a directory", code: nil)
+        }
+        if access(directory, W_OK | X_OK) != 0 {
+            throw StorageError.cannotOpen(path: path, reason: "data directory \(directory) is not writable: \(StorageError.osError(errno))", code: nil)
         }
     }
 
@@ -93,6 +150,9 @@ public final class ServiceStore: Sendable {
 
 /// A storage failure, with SQLite's extended result code where there is one.
 public enum StorageError: Error, CustomStringConvertible, Sendable {
+    /// `strerror` with the number, e.g. "Read-only file system (errno 30)".
+    static func osError(_ code: Int32) -> String { "\(String(cString: strerror(code))) (errno \(code))" }
+
     case cannotOpen(path: String, reason: String, code: Int32?)
     case writeFailed(path: String, reason: String, code: Int32?)
     case readFailed(path: String, reason: String, code: Int32?)

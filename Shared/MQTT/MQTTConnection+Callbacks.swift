@@ -51,6 +51,7 @@ extension MQTTConnection {
             "connected to MQTT broker",
             metadata: ["mqtt.broker": "\(configuration.host):\(configuration.port)", "mqtt.client": "\(configuration.clientId)", "mqtt.session_present": "\(sessionPresent)"])
         for id in ids { sendSubscribe(id: id) }
+        releaseHeldPublishes()
         waiters.forEach { $0.resume(returning: .success(())) }
     }
 

@@ -26,6 +26,9 @@ final class MQTTConnection: Sendable {
         var registrations: [UInt32: Registration] = [:]
         var nextSubscriptionId: UInt32 = 1
         var pendingPublishes: [Int32: @Sendable (Result<Void, MQTTError>) -> Void] = [:]
+        /// QoS 1/2 publishes made before the broker first accepted the connection, in order: see `publish`.
+        var beforeFirstConnect: [(message: MQTTOutgoing, onComplete: @Sendable (Result<Void, MQTTError>) -> Void)] = []
+        var everConnected = false
         var publishTopics: [Int32: String] = [:]
         var pendingSubacks: [Int32: UInt32] = [:]
         var subackWaiters: [UInt32: CheckedContinuation<Result<Void, MQTTError>, Never>] = [:]
@@ -97,7 +100,7 @@ final class MQTTConnection: Sendable {
     var statistics: MQTTStatistics {
         state.withLock {
             var s = $0.statistics
-            s.pendingPublishes = $0.pendingPublishes.count
+            s.pendingPublishes = $0.pendingPublishes.count + $0.beforeFirstConnect.count
             return s
         }
     }
@@ -230,6 +233,26 @@ final class MQTTConnection: Sendable {
             onComplete(.failure(.invalidTopic(message.topic)))
             return
         }
+        // libmosquitto 2.0 sends a QoS 1/2 message queued before the first connection without its
+        // retain flag, and after messages published later: such messages wait here until the broker
+        // accepts the connection (`didConnect` hands them over in order). Once connected, libmosquitto
+        // queues what is published while offline correctly.
+        let held: MQTTError?? = state.withLock { s in
+            if s.phase == .stopped { return .some(.shutDown) }
+            guard !s.everConnected && message.qos != .atMostOnce else { return .none }
+            s.beforeFirstConnect.append((message, onComplete))
+            s.statistics.published += 1
+            return .some(nil)
+        }
+        switch held {
+        case .some(let failure?): onComplete(.failure(failure))
+        case .some(nil): return
+        case .none: send(message, onComplete: onComplete)
+        }
+    }
+
+    /// Hands `message` to libmosquitto.
+    private func send(_ message: MQTTOutgoing, onComplete: @escaping @Sendable (Result<Void, MQTTError>) -> Void) {
         var props: MQTTPropertyList
         do { props = try MQTTPropertyList(message.properties) } catch {
             onComplete(.failure(error))
@@ -240,28 +263,58 @@ final class MQTTConnection: Sendable {
         // arrive before the completion is registered under its message id.
         let failure: MQTTError? = state.withLock { s in
             if s.phase == .stopped { return .shutDown }
-            var mid: Int32 = 0
-            let rc = message.payload.withUnsafeBytes { bytes in
-                mosquitto_publish_v5(
-                    handle, &mid, message.topic, Int32(bytes.count), bytes.baseAddress, message.qos.rawValue,
-                    message.retain, props.list)
-            }
-            let queuedWhileOffline = rc == Int32(MOSQ_ERR_NO_CONN.rawValue) && message.qos != .atMostOnce
-            guard rc == Int32(MOSQ_ERR_SUCCESS.rawValue) || queuedWhileOffline else {
-                return .library(operation: "publish to \(message.topic)", code: rc)
-            }
-            s.statistics.published += 1
-            if message.qos != .atMostOnce {
-                s.pendingPublishes[mid] = onComplete
-                s.publishTopics[mid] = message.topic
-            }
-            return nil
+            return publishLocked(message, props: props, onComplete: onComplete, state: &s)
         }
         if let failure {
             onComplete(.failure(failure))
         } else if message.qos == .atMostOnce {
             onComplete(.success(()))
         }
+    }
+
+    /// Publishes through libmosquitto with the state locked; registers the completion of a QoS 1/2 message.
+    private func publishLocked(
+        _ message: MQTTOutgoing, props: MQTTPropertyList, onComplete: @escaping @Sendable (Result<Void, MQTTError>) -> Void, state s: inout State
+    ) -> MQTTError? {
+        var mid: Int32 = 0
+        let rc = message.payload.withUnsafeBytes { bytes in
+            mosquitto_publish_v5(
+                handle, &mid, message.topic, Int32(bytes.count), bytes.baseAddress, message.qos.rawValue,
+                message.retain, props.list)
+        }
+        let queuedWhileOffline = rc == Int32(MOSQ_ERR_NO_CONN.rawValue) && message.qos != .atMostOnce
+        guard rc == Int32(MOSQ_ERR_SUCCESS.rawValue) || queuedWhileOffline else {
+            return .library(operation: "publish to \(message.topic)", code: rc)
+        }
+        s.statistics.published += 1
+        if message.qos != .atMostOnce {
+            s.pendingPublishes[mid] = onComplete
+            s.publishTopics[mid] = message.topic
+        }
+        return nil
+    }
+
+    /// On the first CONNACK: publishes what waited for it, in order, before anything published later
+    /// (the state stays locked throughout) and before the handlers see the session's queued messages.
+    func releaseHeldPublishes() {
+        var failed: [(@Sendable (Result<Void, MQTTError>) -> Void, MQTTError)] = []
+        state.withLock { s in
+            guard !s.everConnected else { return }
+            s.everConnected = true
+            let held = s.beforeFirstConnect
+            s.beforeFirstConnect = []
+            for (message, onComplete) in held {
+                s.statistics.published -= 1  // counted again below
+                var props: MQTTPropertyList
+                do throws(MQTTError) { props = try MQTTPropertyList(message.properties) } catch {
+                    failed.append((onComplete, error))
+                    continue
+                }
+                defer { props.free() }
+                if let failure = publishLocked(message, props: props, onComplete: onComplete, state: &s) { failed.append((onComplete, failure)) }
+            }
+        }
+        for (onComplete, error) in failed { onComplete(.failure(error)) }
     }
 
     // MARK: Subscribing
@@ -358,11 +411,15 @@ final class MQTTConnection: Sendable {
             s.connected = false
             defer {
                 s.pendingPublishes = [:]
+                s.beforeFirstConnect = []
                 s.subackWaiters = [:]
                 s.connectWaiters = [:]
                 s.registrations = [:]
             }
-            return (Array(s.pendingPublishes.values), Array(s.subackWaiters.values), Array(s.connectWaiters.values), Array(s.registrations.values))
+            return (
+                Array(s.pendingPublishes.values) + s.beforeFirstConnect.map(\.onComplete), Array(s.subackWaiters.values), Array(s.connectWaiters.values),
+                Array(s.registrations.values)
+            )
         }
         publishes.forEach { $0(.failure(.shutDown)) }
         waiters.forEach { $0.resume(returning: .failure(.shutDown)) }

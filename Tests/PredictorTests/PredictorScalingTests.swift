@@ -28,7 +28,9 @@ struct PredictorScalingTests {
         }
         defer { replicas.forEach { $0.kill() } }
         let deadline = ContinuousClock.now + .seconds(30)
-        while Set(presence.objects.filter { $0["status"] as? String == "online" }.map { "\($0["startedAt"] ?? "")" }).count < 3 {
+        // By presence topic (one per instance): three replicas started together often share a startedAt millisecond.
+        let online = { Set(presence.all.filter { (try? JSONSerialization.jsonObject(with: $0.payload) as? [String: Any])?["status"] as? String == "online" }.map(\.topic)) }
+        while online().count < 3 {
             guard ContinuousClock.now < deadline else { throw TestBrokerError.cannotStart("three predictors did not come online") }
             try await Task.sleep(for: .milliseconds(50))
         }

@@ -253,8 +253,14 @@ public final class CommandRouterService: Service, Sendable {
     /// child's app usage since `since` (default: the last 24 hours) and current restrictions.
     func handleActivity(_ message: MQTTMessage) {
         guard let parent = topicId(message) else { return }  // reported by topicId
-        guard let responseTopic = message.properties.responseTopic, TopicFilter.isValidTopic(responseTopic) else {
-            return runtime.reportError(topic: message.topic, reason: "an activity request needs an MQTT 5 response topic", payload: message.payload)
+        // Only under the asker's own activity-replies/: the router may publish children's commands and
+        // policies and every parent's replies, so any other response topic would let a user forge them.
+        let replies = "\(runtime.topics.prefix)/parents/\(parent)/activity-replies/"
+        guard let responseTopic = message.properties.responseTopic, TopicFilter.isValidTopic(responseTopic),
+            responseTopic.hasPrefix(replies), responseTopic.count > replies.count
+        else {
+            return runtime.reportError(
+                topic: message.topic, reason: "an activity request needs an MQTT 5 response topic under \(replies)", payload: message.payload)
         }
         struct Request: Decodable {
             var child: String?

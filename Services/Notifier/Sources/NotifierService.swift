@@ -49,8 +49,10 @@ public final class NotifierService: Service, Sendable {
     public func run() async throws {
         // Routing state as last seen, so queued messages are routed before the retained ones arrive again.
         for (topic, payload) in try store.retained.all() { applyRetained(topic: topic, payload: payload) }
-        try outbox.replay()
         let prefix = runtime.topics.prefix
+        // A notification must never arrive twice: after a crash, only what the broker never received is sent again.
+        try await outbox.replayUnechoed(
+            echoes: "\(prefix)/notifications/+", barrier: "\(runtime.topics.presence(Self.name, runtime.config.instanceId))/outbox")
         try await runtime.client.subscribe(Topics.shared(Self.name, "\(prefix)/predictions/+")) { [self] in handlePrediction($0) }
         try await runtime.client.subscribe(Topics.shared(Self.name, "\(prefix)/parents/+/replies")) { [self] in handleReply($0) }
         try await runtime.client.subscribe(Topics.shared(Self.name, "\(prefix)/children/+/status")) { [self] in handleStatus($0) }
