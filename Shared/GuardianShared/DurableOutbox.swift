@@ -12,6 +12,13 @@ public final class DurableOutbox: Sendable {
     let client: MQTTClient
     let logger: Logger
     private let acknowledged = Mutex<[Int64]>([])
+    /// With `replayUnechoed`: the rows awaiting their echo, by topic and payload, oldest first.
+    private let awaitingEcho = Mutex<[Echo: [Int64]]?>(nil)
+
+    private struct Echo: Hashable {
+        let topic: String
+        let payload: Data
+    }
 
     /// Adds the outbox table to a service's migrations.
     public static func register(in migrator: inout DatabaseMigrator) {
@@ -43,6 +50,14 @@ public final class DurableOutbox: Sendable {
 
     /// Publishes staged messages (after their transaction committed).
     public func send(_ staged: [Staged]) {
+        awaitingEcho.withLock { index in
+            guard index != nil else { return }
+            for item in staged { index![Echo(topic: item.message.topic, payload: item.message.payload), default: []].append(item.seq) }
+        }
+        publish(staged)
+    }
+
+    private func publish(_ staged: [Staged]) {
         for item in staged {
             client.publish(item.message) { [self] result in
                 switch result {
@@ -82,7 +97,17 @@ public final class DurableOutbox: Sendable {
     /// published again. Should the barrier not come back within `timeout` (e.g. the ACL denies reading
     /// it), everything left is published again, as `replay()` would. Call before connecting.
     public func replayUnechoed(echoes filter: String, barrier: String, timeout: Duration = .seconds(30)) async throws {
-        let before = try store.read { db in try Int64.fetchOne(db, sql: "SELECT max(seq) FROM outbox") } ?? 0
+        let previous = try store.read { db in
+            try Row.fetchAll(db, sql: "SELECT seq, topic, payload FROM outbox ORDER BY seq").map { row in
+                (seq: row["seq"] as Int64, echo: Echo(topic: row["topic"], payload: row["payload"]))
+            }
+        }
+        let before = previous.last?.seq ?? 0
+        awaitingEcho.withLock { index in
+            var rows: [Echo: [Int64]] = [:]
+            for row in previous { rows[row.echo, default: []].append(row.seq) }
+            index = rows
+        }
         let token = UUID().uuidString
         let pending = Mutex(true)
         let replayLeft: @Sendable (String) -> Void = { [self] why in
@@ -94,7 +119,7 @@ public final class DurableOutbox: Sendable {
                     }
                 }
                 if !left.isEmpty { logger.notice("publishing messages the broker never received", metadata: [LogKey.count: "\(left.count)", LogKey.reason: "\(why)"]) }
-                send(left)
+                publish(left)  // already awaiting their echo
             } catch {
                 logger.error("cannot read the outbox", metadata: [LogKey.error: "\(error)"])
             }
@@ -106,19 +131,27 @@ public final class DurableOutbox: Sendable {
         client.publish(MQTTOutgoing(topic: barrier, payload: Data(token.utf8))) { _ in }
         Task { [logger] in
             try? await Task.sleep(for: timeout)
-            if pending.withLock({ $0 }) { logger.warning("outbox barrier did not come back; publishing everything left") }
+            guard pending.withLock({ $0 }) else { return }
+            // Echoes do not come back (e.g. the ACL): stop waiting for them, as `replay()` would.
+            logger.warning("outbox barrier did not come back; publishing everything left")
+            awaitingEcho.withLock { $0 = nil }
             replayLeft("timeout")
         }
     }
 
-    /// An echo of something this service published: its row (the oldest with that topic and payload) is done.
+    /// An echo of something this service published: its row (the oldest with that topic and payload) is
+    /// done. Echoes of what another replica published match no row and cost nothing.
     func confirm(_ message: MQTTMessage) {
+        let echo = Echo(topic: message.topic, payload: message.payload)
+        let seq: Int64? = awaitingEcho.withLock { index in
+            guard var rows = index?[echo], !rows.isEmpty else { return nil }
+            let first = rows.removeFirst()
+            index?[echo] = rows.isEmpty ? nil : rows
+            return first
+        }
+        guard let seq else { return }
         do {
-            try store.write { db in
-                try db.execute(
-                    sql: "DELETE FROM outbox WHERE seq = (SELECT seq FROM outbox WHERE topic = ? AND payload = ? ORDER BY seq LIMIT 1)",
-                    arguments: [message.topic, message.payload])
-            }
+            try store.write { db in try db.execute(sql: "DELETE FROM outbox WHERE seq = ?", arguments: [seq]) }
         } catch {
             logger.error("cannot clear an echoed outbox row", metadata: [LogKey.error: "\(error)"])
         }
