@@ -42,17 +42,11 @@ extension KillTests {
         }
         let sender = StreamSender(stream, with: parent, perSecond: 1000)
 
-        try #require(await FaultHarness.waitUntil(timeout: .seconds(30)) { replies.distinct >= expected.count / 4 || sender.sent >= sender.total * 3 / 5 })
-        router.kill(signal: SIGKILL)
-        let sentAtKill = sender.sent
-        let seenAtKill = replies.distinct
-        router = try await FaultHarness.start("command-router", broker: broker, data: data.url, observer: observer)
-        try await sender.finish()
-        await FaultHarness.waitUntil(timeout: .seconds(60), every: .milliseconds(50)) { replies.distinct >= expected.count }
-        _ = await FaultHarness.waitUntil(timeout: .milliseconds(500)) { false }  // anything extra would arrive now
-
-        #expect(seenAtKill < expected.count, "the kill landed after the stream was done")
-        #expect(sentAtKill < stream.count, "the kill landed after the whole stream was published")
+        let kill = try await FaultHarness.killMidStream(router, sender: sender, outputs: replies, expected: expected.count) {
+            try await FaultHarness.start("command-router", broker: broker, data: data.url, observer: observer)
+        }
+        router = kill.restarted
+        kill.at.expectMidStream(inputs: stream.count, outputs: expected.count)
         let missing = expected.subtracting(replies.keys), extra = replies.keys.subtracting(expected)
         #expect(missing.count == 0, "\(missing.count) replies lost, e.g. \(missing.sorted().prefix(3))")
         #expect(extra.count == 0, "unexpected replies (a command answered as a duplicate or rejected): \(extra.sorted().prefix(3))")

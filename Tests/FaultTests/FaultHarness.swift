@@ -3,6 +3,7 @@ import GuardianShared
 import GuardianTestSupport
 import MQTT
 import Synchronization
+import Testing
 
 /// What every fault test shares: services started as their own executables (a fixed instance id and
 /// data directory, so a restart resumes the same MQTT session and store), waits, and tallies of
@@ -41,6 +42,38 @@ enum FaultHarness {
             throw TestBrokerError.cannotStart("\(service) did not come online: \(log.suffix(1500))")
         }
         return process
+    }
+
+    /// Where a stream stood when its service was killed.
+    struct KillPoint {
+        /// Inputs the broker had acknowledged, and distinct outputs seen.
+        let sent: Int
+        let seen: Int
+
+        /// The kill landed mid-stream: neither every input published nor every output seen.
+        func expectMidStream(inputs: Int, outputs: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(seen < outputs, "the kill landed after the stream was done", sourceLocation: sourceLocation)
+            #expect(sent < inputs, "the kill landed after the whole stream was published", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Once a quarter of `expected` outputs arrived (or three fifths of the stream was sent), kills
+    /// `process` with SIGKILL and starts it again with `restart`; then lets the stream finish and, with
+    /// `waitForAll`, waits for every expected output and a moment more for anything extra.
+    static func killMidStream(
+        _ process: ServiceProcess, sender: StreamSender, outputs: Tally, expected: Int, waitForAll: Bool = true,
+        restart: () async throws -> ServiceProcess
+    ) async throws -> (restarted: ServiceProcess, at: KillPoint) {
+        try #require(await waitUntil(timeout: .seconds(30)) { outputs.distinct >= expected / 4 || sender.sent >= sender.total * 3 / 5 })
+        process.kill(signal: SIGKILL)
+        let point = KillPoint(sent: sender.sent, seen: outputs.distinct)
+        let restarted = try await restart()
+        try await sender.finish()
+        if waitForAll {
+            await waitUntil(timeout: .seconds(60), every: .milliseconds(50)) { outputs.distinct >= expected }
+            _ = await waitUntil(timeout: .milliseconds(500)) { false }  // anything extra would arrive now
+        }
+        return (restarted, point)
     }
 
     /// Polls `condition` until it holds or `timeout` passes; returns whether it held.

@@ -39,17 +39,11 @@ extension KillTests {
         let source = try await broker.connectedClient("ingest-stand-in")
         let sender = StreamSender(stream, with: source, perSecond: 2000)
 
-        try #require(await FaultHarness.waitUntil(timeout: .seconds(30)) { events.distinct >= expected.count / 4 || sender.sent >= sender.total * 3 / 5 })
-        geofence.kill(signal: SIGKILL)
-        let sentAtKill = sender.sent
-        let seenAtKill = events.distinct
-        geofence = try await FaultHarness.start("geofence", broker: broker, data: data.url, observer: observer)
-        try await sender.finish()
-        await FaultHarness.waitUntil(timeout: .seconds(60), every: .milliseconds(50)) { events.distinct >= expected.count }
-        _ = await FaultHarness.waitUntil(timeout: .milliseconds(500)) { false }  // anything extra would arrive now
-
-        #expect(seenAtKill < expected.count, "the kill landed after the stream was done")
-        #expect(sentAtKill < stream.count, "the kill landed after the whole stream was published")
+        let kill = try await FaultHarness.killMidStream(geofence, sender: sender, outputs: events, expected: expected.count) {
+            try await FaultHarness.start("geofence", broker: broker, data: data.url, observer: observer)
+        }
+        geofence = kill.restarted
+        kill.at.expectMidStream(inputs: stream.count, outputs: expected.count)
         let missing = expected.subtracting(events.keys), extra = events.keys.subtracting(expected)
         #expect(missing.count == 0, "\(missing.count) geofence events lost")
         #expect(extra.count == 0, "\(extra.count) geofence events that no visit explains (a visit entered or left twice)")

@@ -21,15 +21,11 @@ struct KillTests {
             MQTTOutgoing(topic: "guardian/devices/phone/location", payload: Data(#"{"id": "k\#(i)", "ts": \#(1_795_000_000 + i), "lat": 1, "lon": 1}"#.utf8))
         }
         let sender = StreamSender(stream, with: phone, perSecond: 3000)
-        try #require(await FaultHarness.waitUntil(timeout: .seconds(30)) { events.distinct >= total / 4 || sender.sent >= sender.total * 3 / 5 })
-        ingest.kill(signal: SIGKILL)
-        let seenAtKill = events.distinct, sentAtKill = sender.sent
-        ingest = try await FaultHarness.start("ingest", broker: broker, data: data.url, observer: observer)
-        try await sender.finish()
-        await FaultHarness.waitUntil(timeout: .seconds(60), every: .milliseconds(50)) { events.distinct >= total }
-        _ = await FaultHarness.waitUntil(timeout: .milliseconds(500)) { false }  // anything extra would arrive now
-        #expect(seenAtKill < total)
-        #expect(sentAtKill < total, "the kill landed after the whole stream was published")
+        let kill = try await FaultHarness.killMidStream(ingest, sender: sender, outputs: events, expected: total) {
+            try await FaultHarness.start("ingest", broker: broker, data: data.url, observer: observer)
+        }
+        ingest = kill.restarted
+        kill.at.expectMidStream(inputs: total, outputs: total)
         let expected = Set((0..<total).map { "k\($0)" })
         let lost = expected.subtracting(events.keys).count, unexpected = events.keys.subtracting(expected).count
         #expect(lost == 0 && unexpected == 0, "\(lost) events lost, \(unexpected) unexpected")

@@ -48,18 +48,12 @@ extension KillTests {
         }
         let sender = StreamSender(stream, with: source, perSecond: 2000)
 
-        try #require(await FaultHarness.waitUntil(timeout: .seconds(30)) { notifications.distinct >= expected.count / 4 || sender.sent >= sender.total * 3 / 5 })
-        notifier.kill(signal: SIGKILL)
-        let sentAtKill = sender.sent
-        let seenAtKill = notifications.distinct
-        notifier = try await FaultHarness.start(
-            "notifier", broker: broker, data: data.url, observer: observer, environment: ["GUARDIAN_NOTIFIER_ZONE_COOLDOWN_MINUTES": "0"])
-        try await sender.finish()
-        await FaultHarness.waitUntil(timeout: .seconds(60), every: .milliseconds(50)) { notifications.distinct >= expected.count }
-        _ = await FaultHarness.waitUntil(timeout: .milliseconds(500)) { false }  // anything extra would arrive now
-
-        #expect(seenAtKill < expected.count, "the kill landed after the stream was done")
-        #expect(sentAtKill < stream.count, "the kill landed after the whole stream was published")
+        let kill = try await FaultHarness.killMidStream(notifier, sender: sender, outputs: notifications, expected: expected.count) {
+            try await FaultHarness.start(
+                "notifier", broker: broker, data: data.url, observer: observer, environment: ["GUARDIAN_NOTIFIER_ZONE_COOLDOWN_MINUTES": "0"])
+        }
+        notifier = kill.restarted
+        kill.at.expectMidStream(inputs: stream.count, outputs: expected.count)
         let missing = expected.subtracting(notifications.keys), extra = notifications.keys.subtracting(expected)
         #expect(missing.count == 0, "\(missing.count) notifications lost, e.g. \(missing.sorted().prefix(3))")
         #expect(extra.count == 0, "\(extra.count) unexpected notifications, e.g. \(extra.sorted().prefix(3))")

@@ -46,17 +46,11 @@ extension KillTests {
         }
         let sender = StreamSender(stream, with: source, perSecond: 2000)
 
-        try #require(await FaultHarness.waitUntil(timeout: .seconds(30)) { predictions.distinct >= expected.count / 4 || sender.sent >= sender.total * 3 / 5 })
-        predictor.kill(signal: SIGKILL)
-        let sentAtKill = sender.sent
-        let seenAtKill = predictions.distinct
-        predictor = try await FaultHarness.start("predictor", broker: broker, data: data.url, observer: observer)
-        try await sender.finish()
-        await FaultHarness.waitUntil(timeout: .seconds(60), every: .milliseconds(50)) { predictions.distinct >= expected.count }
-        _ = await FaultHarness.waitUntil(timeout: .milliseconds(500)) { false }  // anything extra would arrive now
-
-        #expect(seenAtKill < expected.count, "the kill landed after the stream was done")
-        #expect(sentAtKill < stream.count, "the kill landed after the whole stream was published")
+        let kill = try await FaultHarness.killMidStream(predictor, sender: sender, outputs: predictions, expected: expected.count) {
+            try await FaultHarness.start("predictor", broker: broker, data: data.url, observer: observer)
+        }
+        predictor = kill.restarted
+        kill.at.expectMidStream(inputs: stream.count, outputs: expected.count)
         let lost = expected.subtracting(predictions.keys).count, unexpected = predictions.keys.subtracting(expected).count
         #expect(lost == 0 && unexpected == 0, "\(lost) predictions lost, \(unexpected) unexpected")
         let shouldNudge = Set(predictions.keys.filter { predictions.first($0)?["shouldNudge"] as? Bool == true })

@@ -47,12 +47,10 @@ extension KillTests {
         let total = devices * days
         let sender = StreamSender(stream, with: source, perSecond: 1500)
 
-        try #require(await FaultHarness.waitUntil(timeout: .seconds(30)) { published.distinct >= total / 4 || sender.sent >= sender.total * 3 / 5 })
-        timeline.kill(signal: SIGKILL)
-        let sentAtKill = sender.sent
-        let seenAtKill = published.distinct
-        timeline = try await FaultHarness.start("timeline", broker: broker, data: data.url, observer: observer)
-        try await sender.finish()
+        let kill = try await FaultHarness.killMidStream(timeline, sender: sender, outputs: published, expected: total, waitForAll: false) {
+            try await FaultHarness.start("timeline", broker: broker, data: data.url, observer: observer)
+        }
+        timeline = kill.restarted
 
         // What an app reads now: the retained day of each device and date.
         func retainedDays() async throws -> [String: [String: Any]] {
@@ -89,8 +87,7 @@ extension KillTests {
             problems = (0..<devices).flatMap { d in (0..<days).compactMap { problem(latest["dev-\(d)/\(date($0))"], device: "dev-\(d)", day: $0) } }
         } while !problems.isEmpty && ContinuousClock.now < deadline
 
-        #expect(seenAtKill < total, "the kill landed after the stream was done")
-        #expect(sentAtKill < stream.count, "the kill landed after the whole stream was published")
+        kill.at.expectMidStream(inputs: stream.count, outputs: total)
         #expect(problems.isEmpty, "\(problems.count) days differ from their events: \(problems.prefix(3))")
 
         timeline.kill()
