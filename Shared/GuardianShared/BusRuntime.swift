@@ -31,9 +31,23 @@ public final class BusRuntime: Sendable {
         client = try MQTTClient(configuration: config.mqttConfiguration(service: service, will: will), logger: logger)
     }
 
-    /// Connects (retrying until the broker answers) and announces the instance online.
+    /// Connects (retrying until the broker answers) and announces the instance online. A graceful
+    /// shutdown while the broker has not answered yet ends the wait: `start()` then returns without
+    /// connecting, and the service's run loop finds the shutdown already under way.
     public func start() async throws {
-        try await client.connect()
+        let connected = try await withGracefulShutdownHandler {
+            do {
+                try await client.connect()
+                return true
+            } catch MQTTError.shutDown where Task.isShuttingDownGracefully {
+                return false
+            }
+        } onGracefulShutdown: { [client, logger] in
+            guard !client.isConnected else { return }
+            logger.notice("stopping before the broker answered")
+            Task { await client.shutdown(flushTimeout: .zero) }
+        }
+        guard connected else { return }
         publishPresence(.online)
         logger.info("service started", metadata: ["version": "\(GuardianVersion.current)"])
     }

@@ -105,4 +105,28 @@ struct BrokerRestartTests {
         await observer.shutdown()
         broker.stop()
     }
+
+    @Test(
+        "a service whose broker never answered stops on SIGTERM, promptly and cleanly",
+        arguments: ["ingest", "geofence", "predictor", "notifier", "timeline", "command-router"])
+    func stopsWithoutBroker(service: String) async throws {
+        try #require(FaultHarness.built(service))
+        let data = try TemporaryDirectory()
+        let nobody = try TestBroker.freePort()  // nothing listens there
+        let process = try ServiceProcess(
+            executable: FaultHarness.executables.appendingPathComponent(service),
+            environment: [
+                "GUARDIAN_MQTT_URL": "mqtt://127.0.0.1:\(nobody)", "GUARDIAN_DATA_DIR": data.url.path, "GUARDIAN_LOG_LEVEL": "warning",
+                "GUARDIAN_MODELS_DIR": TestBroker.repositoryRoot.appendingPathComponent("Models").path,
+            ],
+            logFile: data.url.appendingPathComponent("\(service).log"))
+        let log = data.url.appendingPathComponent("\(service).log")
+        // Running and retrying: it says it cannot reach the broker.
+        await FaultHarness.waitUntil(timeout: .seconds(10)) { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("cannot reach MQTT broker") }
+        #expect(await process.waitForExit(timeout: .milliseconds(100)) == nil, "still running while the broker is away")
+        let stopping = ContinuousClock.now
+        process.kill(signal: SIGTERM)  // SIGKILL after 10 s, which would read as 137
+        #expect(process.exitStatus == 0, "\(String(describing: process.exitStatus)): \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        #expect(ContinuousClock.now - stopping < .seconds(5))
+    }
 }
