@@ -43,6 +43,7 @@ let package = Package(
             name: "MQTT", dependencies: [
                 "CMosquitto",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ], path: "Shared/MQTT", swiftSettings: strict),
         .target(
             name: "GuardianShared", dependencies: [

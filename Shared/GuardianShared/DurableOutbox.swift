@@ -124,9 +124,16 @@ public final class DurableOutbox: Sendable {
                 logger.error("cannot read the outbox", metadata: [LogKey.error: "\(error)"])
             }
         }
-        try await client.subscribe(filter) { [self] message in confirm(message) }
-        try await client.subscribe(barrier) { message in
-            if message.payload == Data(token.utf8) { replayLeft("barrier") }
+        // Both in bursts, so the barrier is seen after the echoes ahead of it are stored.
+        try await client.subscribeInBursts(filter) { [self] messages in
+            do {
+                try store.inOneTransaction { for message in messages { confirm(message) } }
+            } catch {
+                logger.error("cannot clear echoed outbox rows", metadata: [LogKey.error: "\(error)"])
+            }
+        }
+        try await client.subscribeInBursts(barrier) { messages in
+            if messages.contains(where: { $0.payload == Data(token.utf8) }) { replayLeft("barrier") }
         }
         client.publish(MQTTOutgoing(topic: barrier, payload: Data(token.utf8))) { _ in }
         Task { [logger] in

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import Synchronization
 
 /// One service's SQLite database, `{GUARDIAN_DATA_DIR}/{service}.sqlite`: WAL journal, `synchronous=NORMAL`
 /// (a committed transaction survives a process crash), one process per store (an exclusive lock on
@@ -16,6 +17,9 @@ public final class ServiceStore: Sendable {
     private let checkpointer: DatabaseQueue?
     /// The open lock file that keeps other processes out; -1 in memory.
     private let lockDescriptor: Int32
+    /// The thread running `inOneTransaction`, and that transaction's connection (read only by it).
+    private let transactionThread = Atomic<UInt>(0)
+    private nonisolated(unsafe) var transactionDatabase: Database?
 
     /// Opens (creating the directory and file if needed) and migrates. `path == ":memory:"` stays in memory.
     public init(path: String, migrations: DatabaseMigrator, logger: Logger) throws(StorageError) {
@@ -96,8 +100,18 @@ public final class ServiceStore: Sendable {
     /// A failure of the storage itself (full, read-only, I/O error) first goes to the process's
     /// `StorageFailure` handler: in a service process that stops the process, so the write is never
     /// silently skipped and the message being handled is not acknowledged.
+    /// Inside `inOneTransaction` on the same thread, joins that transaction in a savepoint (a failure
+    /// undoes only this write).
     public func write<T>(_ body: (Database) throws -> T) throws(StorageError) -> T {
         do {
+            if let db = joinableTransaction {
+                var result: T?
+                try db.inSavepoint {
+                    result = try body(db)
+                    return .commit
+                }
+                return result!
+            }
             return try queue.write(body)
         } catch let error as DatabaseError {
             let failure = StorageError.writeFailed(path: path, reason: error.message ?? "\(error.resultCode)", code: error.extendedResultCode.rawValue)
@@ -106,6 +120,25 @@ public final class ServiceStore: Sendable {
         } catch {
             throw StorageError.writeFailed(path: path, reason: "\(error)", code: nil)
         }
+    }
+
+    /// Runs `body` in one write transaction that every `write` and `read` it makes on this thread
+    /// joins: a message handler stores a whole burst of messages with one commit.
+    public func inOneTransaction<T>(_ body: () throws -> T) throws(StorageError) -> T {
+        try write { db in
+            transactionDatabase = db
+            transactionThread.store(UInt(pthread_self()), ordering: .releasing)
+            defer {
+                transactionThread.store(0, ordering: .releasing)
+                transactionDatabase = nil
+            }
+            return try body()
+        }
+    }
+
+    private var joinableTransaction: Database? {
+        guard transactionThread.load(ordering: .acquiring) == UInt(pthread_self()) else { return nil }
+        return transactionDatabase
     }
 
     /// Copies the WAL into the database file without waiting for readers (PASSIVE).
@@ -139,6 +172,7 @@ public final class ServiceStore: Sendable {
 
     public func read<T>(_ body: (Database) throws -> T) throws(StorageError) -> T {
         do {
+            if let db = joinableTransaction { return try body(db) }
             return try queue.read(body)
         } catch let error as DatabaseError {
             throw StorageError.readFailed(path: path, reason: error.message ?? "\(error.resultCode)", code: error.extendedResultCode.rawValue)

@@ -5,7 +5,8 @@ import Synchronization
 
 /// An MQTT 5 client over libmosquitto.
 ///
-/// A dedicated network thread runs libmosquitto's loop and reconnects with backoff; publishes,
+/// A dedicated network thread runs libmosquitto's packet handling (see `MQTTConnection+Loop`) and
+/// reconnects with backoff; publishes,
 /// subscriptions and callbacks are safe from any thread or task. Subscriptions are remembered and
 /// renewed on every reconnect. Register subscriptions before `connect()` so that messages the broker
 /// queued for a persistent session while the client was away have somewhere to go.
@@ -73,6 +74,20 @@ public final class MQTTClient: Sendable {
         handler: @escaping @Sendable (MQTTMessage) -> Void
     ) async throws(MQTTError) -> UInt32 {
         let id = try connection.register(filter: filter, qos: qos, options: options, delivery: .handler(handler))
+        try await connection.awaitSubscribed(id: id)
+        return id
+    }
+
+    /// Subscribes with a handler that receives, in order, every message read in one burst from the
+    /// socket, synchronously on the network thread and before any of them is acknowledged to the
+    /// broker: a service can store a whole burst in one transaction. The same rules as for
+    /// `subscribe(_:qos:options:handler:)` apply.
+    @discardableResult
+    public func subscribeInBursts(
+        _ filter: String, qos: MQTTQoS = .atLeastOnce, options: MQTTSubscribeOptions = MQTTSubscribeOptions(),
+        handler: @escaping @Sendable ([MQTTMessage]) -> Void
+    ) async throws(MQTTError) -> UInt32 {
+        let id = try connection.register(filter: filter, qos: qos, options: options, delivery: .burstHandler(handler))
         try await connection.awaitSubscribed(id: id)
         return id
     }

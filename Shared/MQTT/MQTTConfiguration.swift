@@ -23,6 +23,11 @@ public struct MQTTConfiguration: Sendable {
     public var receiveMaximum: Int32
     /// How many of our QoS 1 publishes may await acknowledgement at once.
     public var sendMaximum: Int32
+    /// How many QoS 1/2 publishes are handed to libmosquitto before its acknowledgements come back;
+    /// later ones wait, in order, in the client. libmosquitto keeps its queue as a list it walks on
+    /// every publish and acknowledgement, and reuses message ids past 65,535 (dropping the older
+    /// message with the same id), so a long backlog there is slow and, past that size, lossy.
+    public var publishWindow = 256
 
     public init(
         host: String = "127.0.0.1", port: Int = 1883, username: String? = nil, password: String? = nil,

@@ -99,18 +99,28 @@ extension MQTTConnection {
             properties: properties, subscriptionIdentifiers: identifiers)
         let targets = state.withLock { s -> [Delivery] in
             s.statistics.received += 1
-            if !identifiers.isEmpty {
-                return identifiers.compactMap { s.registrations[$0]?.delivery }
+            let matching: [(UInt32, Registration)] =
+                identifiers.isEmpty
+                ? s.registrations.filter { TopicFilter.matches($0.value.filter, topic: topic) }.map { ($0.key, $0.value) }
+                : identifiers.compactMap { id in s.registrations[id].map { (id, $0) } }
+            var immediate: [Delivery] = []
+            for (id, registration) in matching {
+                if case .burstHandler = registration.delivery {
+                    s.burst.append((id, message))  // delivered at the end of the read burst
+                } else {
+                    immediate.append(registration.delivery)
+                }
             }
-            return s.registrations.values.filter { TopicFilter.matches($0.filter, topic: topic) }.map(\.delivery)
-        }
-        if targets.isEmpty {
-            logger.debug("message with no local subscription", metadata: ["mqtt.topic": "\(topic)"])
+            if matching.isEmpty {
+                logger.debug("message with no local subscription", metadata: ["mqtt.topic": "\(topic)"])
+            }
+            return immediate
         }
         for target in targets {
             switch target {
             case .stream(let continuation): continuation.yield(message)
             case .handler(let handler): handler(message)
+            case .burstHandler: break
             }
         }
     }

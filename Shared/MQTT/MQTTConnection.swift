@@ -1,4 +1,5 @@
 import CMosquitto
+import DequeModule
 import Foundation
 import Logging
 import Synchronization
@@ -9,6 +10,7 @@ final class MQTTConnection: Sendable {
     enum Delivery {
         case stream(AsyncStream<MQTTMessage>.Continuation)
         case handler(@Sendable (MQTTMessage) -> Void)
+        case burstHandler(@Sendable ([MQTTMessage]) -> Void)
     }
 
     struct Registration {
@@ -20,14 +22,25 @@ final class MQTTConnection: Sendable {
 
     enum Phase { case idle, running, stopping, stopped }
 
+    typealias Completion = @Sendable (Result<Void, MQTTError>) -> Void
+
+    /// A publish not yet handed to libmosquitto: see `MQTTConfiguration.publishWindow`.
+    struct WaitingPublish {
+        let message: MQTTOutgoing
+        let onComplete: Completion
+    }
+
     struct State {
         var phase = Phase.idle
         var connected = false
         var registrations: [UInt32: Registration] = [:]
         var nextSubscriptionId: UInt32 = 1
-        var pendingPublishes: [Int32: @Sendable (Result<Void, MQTTError>) -> Void] = [:]
-        /// QoS 1/2 publishes made before the broker first accepted the connection, in order: see `publish`.
-        var beforeFirstConnect: [(message: MQTTOutgoing, onComplete: @Sendable (Result<Void, MQTTError>) -> Void)] = []
+        /// Completions of the QoS 1/2 publishes libmosquitto holds, by message id.
+        var pendingPublishes: [Int32: Completion] = [:]
+        /// Publishes waiting, in order, for the first connection or for room in the publish window.
+        var waiting: Deque<WaitingPublish> = []
+        /// Messages for burst handlers read in the current turn, with their registration.
+        var burst: [(UInt32, MQTTMessage)] = []
         var everConnected = false
         var publishTopics: [Int32: String] = [:]
         var pendingSubacks: [Int32: UInt32] = [:]
@@ -43,6 +56,10 @@ final class MQTTConnection: Sendable {
     private static let libraryReady: Bool = { mosquitto_lib_init() == Int32(MOSQ_ERR_SUCCESS.rawValue) }()
 
     nonisolated(unsafe) let handle: OpaquePointer
+    /// A pipe whose read end wakes the network thread's `poll` (see `MQTTConnection+Loop`).
+    let wakePipe: (read: Int32, write: Int32)
+    /// The network thread's `pthread_t`, once it runs.
+    let networkThread = Atomic<UInt>(0)
     let configuration: MQTTConfiguration
     let logger: Logger
     let state = Mutex(State())
@@ -56,6 +73,15 @@ final class MQTTConnection: Sendable {
             throw .library(operation: "mosquitto_new", code: Int32(MOSQ_ERR_NOMEM.rawValue))
         }
         self.handle = handle
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0,
+            fcntl(ends[0], F_SETFL, O_NONBLOCK) == 0, fcntl(ends[1], F_SETFL, O_NONBLOCK) == 0,
+            fcntl(ends[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(ends[1], F_SETFD, FD_CLOEXEC) == 0
+        else {
+            mosquitto_destroy(handle)
+            throw .library(operation: "pipe2", code: Int32(MOSQ_ERR_ERRNO.rawValue))
+        }
+        wakePipe = (ends[0], ends[1])
         // Callbacks run only on the network thread, whose closure keeps this object alive.
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
         do {
@@ -100,7 +126,7 @@ final class MQTTConnection: Sendable {
     var statistics: MQTTStatistics {
         state.withLock {
             var s = $0.statistics
-            s.pendingPublishes = $0.pendingPublishes.count + $0.beforeFirstConnect.count
+            s.pendingPublishes = $0.pendingPublishes.count + $0.waiting.count
             return s
         }
     }
@@ -119,7 +145,10 @@ final class MQTTConnection: Sendable {
             }
         }
         if start {
-            let thread = Thread { [self] in runNetworkLoop() }
+            let thread = Thread { [self] in
+                networkThread.store(UInt(pthread_self()), ordering: .relaxed)
+                runNetworkLoop()
+            }
             thread.name = "mqtt-\(configuration.clientId)"
             thread.start()
         }
@@ -169,7 +198,7 @@ final class MQTTConnection: Sendable {
                 var loopRC = rc
                 var stopDeadline: ContinuousClock.Instant?
                 while true {
-                    loopRC = mosquitto_loop(handle, 100, 1)
+                    loopRC = turn(timeoutMilliseconds: 100)
                     if loopRC != Int32(MOSQ_ERR_SUCCESS.rawValue) { break }
                     if isConnected { delay = configuration.reconnectDelayMin; failures = 0 }
                     // When stopping, keep looping until DISCONNECT is written (libmosquitto then closes the socket).
@@ -228,53 +257,48 @@ final class MQTTConnection: Sendable {
 
     // MARK: Publishing
 
-    func publish(_ message: MQTTOutgoing, onComplete: @escaping @Sendable (Result<Void, MQTTError>) -> Void) {
+    func publish(_ message: MQTTOutgoing, onComplete: @escaping Completion) {
         guard TopicFilter.isValidTopic(message.topic) else {
             onComplete(.failure(.invalidTopic(message.topic)))
             return
         }
-        // libmosquitto 2.0 sends a QoS 1/2 message queued before the first connection without its
-        // retain flag, and after messages published later: such messages wait here until the broker
-        // accepts the connection (`didConnect` hands them over in order). Once connected, libmosquitto
-        // queues what is published while offline correctly.
-        let held: MQTTError?? = state.withLock { s in
-            if s.phase == .stopped { return .some(.shutDown) }
-            guard !s.everConnected && message.qos != .atMostOnce else { return .none }
-            s.beforeFirstConnect.append((message, onComplete))
-            s.statistics.published += 1
-            return .some(nil)
-        }
-        switch held {
-        case .some(let failure?): onComplete(.failure(failure))
-        case .some(nil): return
-        case .none: send(message, onComplete: onComplete)
-        }
-    }
-
-    /// Hands `message` to libmosquitto.
-    private func send(_ message: MQTTOutgoing, onComplete: @escaping @Sendable (Result<Void, MQTTError>) -> Void) {
         var props: MQTTPropertyList
         do { props = try MQTTPropertyList(message.properties) } catch {
             onComplete(.failure(error))
             return
         }
         defer { props.free() }
-        // The mutex is held across the call so the acknowledgement (on the network thread) cannot
-        // arrive before the completion is registered under its message id.
-        let failure: MQTTError? = state.withLock { s in
-            if s.phase == .stopped { return .shutDown }
-            return publishLocked(message, props: props, onComplete: onComplete, state: &s)
+        // Decided and handed over with the state locked, so order is kept and the acknowledgement (on
+        // the network thread) cannot arrive before the completion is registered under its message id.
+        let failure: MQTTError?? = state.withLock { s in
+            if s.phase == .stopped { return .some(.shutDown) }
+            if mustWait(message, state: s) {
+                s.waiting.append(WaitingPublish(message: message, onComplete: onComplete))
+                s.statistics.published += 1
+                return .none
+            }
+            return .some(publishLocked(message, props: props, onComplete: onComplete, state: &s))
         }
-        if let failure {
-            onComplete(.failure(failure))
-        } else if message.qos == .atMostOnce {
-            onComplete(.success(()))
+        switch failure {
+        case .none: return
+        case .some(let failure?): onComplete(.failure(failure))
+        case .some(nil): if message.qos == .atMostOnce { onComplete(.success(())) }
         }
+    }
+
+    /// libmosquitto 2.0 sends a QoS 1/2 message queued before the first connection without its retain
+    /// flag, and after messages published later, so such messages wait for the first CONNACK (once
+    /// connected, libmosquitto queues what is published while offline correctly). After that a message
+    /// waits while the publish window is full, or behind others that wait.
+    private func mustWait(_ message: MQTTOutgoing, state s: State) -> Bool {
+        let acknowledged = message.qos != .atMostOnce
+        guard s.everConnected else { return acknowledged }
+        return !s.waiting.isEmpty || (acknowledged && s.pendingPublishes.count >= configuration.publishWindow)
     }
 
     /// Publishes through libmosquitto with the state locked; registers the completion of a QoS 1/2 message.
     private func publishLocked(
-        _ message: MQTTOutgoing, props: MQTTPropertyList, onComplete: @escaping @Sendable (Result<Void, MQTTError>) -> Void, state s: inout State
+        _ message: MQTTOutgoing, props: MQTTPropertyList, onComplete: @escaping Completion, state s: inout State
     ) -> MQTTError? {
         var mid: Int32 = 0
         let rc = message.payload.withUnsafeBytes { bytes in
@@ -291,30 +315,43 @@ final class MQTTConnection: Sendable {
             s.pendingPublishes[mid] = onComplete
             s.publishTopics[mid] = message.topic
         }
+        wakeNetworkThread()
         return nil
     }
 
     /// On the first CONNACK: publishes what waited for it, in order, before anything published later
     /// (the state stays locked throughout) and before the handlers see the session's queued messages.
     func releaseHeldPublishes() {
-        var failed: [(@Sendable (Result<Void, MQTTError>) -> Void, MQTTError)] = []
-        state.withLock { s in
-            guard !s.everConnected else { return }
+        let outcomes = state.withLock { s -> [(Completion, Result<Void, MQTTError>)] in
+            guard !s.everConnected else { return [] }
             s.everConnected = true
-            let held = s.beforeFirstConnect
-            s.beforeFirstConnect = []
-            for (message, onComplete) in held {
-                s.statistics.published -= 1  // counted again below
-                var props: MQTTPropertyList
-                do throws(MQTTError) { props = try MQTTPropertyList(message.properties) } catch {
-                    failed.append((onComplete, error))
-                    continue
-                }
-                defer { props.free() }
-                if let failure = publishLocked(message, props: props, onComplete: onComplete, state: &s) { failed.append((onComplete, failure)) }
+            return releaseWaiting(state: &s)
+        }
+        for (onComplete, result) in outcomes { onComplete(result) }
+    }
+
+    /// Hands waiting publishes to libmosquitto, in order, while the window has room; returns the
+    /// completions that are already decided (QoS 0 sent, or refused by libmosquitto).
+    func releaseWaiting(state s: inout State) -> [(Completion, Result<Void, MQTTError>)] {
+        var outcomes: [(Completion, Result<Void, MQTTError>)] = []
+        while s.everConnected, let next = s.waiting.first {
+            let acknowledged = next.message.qos != .atMostOnce
+            if acknowledged && s.pendingPublishes.count >= configuration.publishWindow { break }
+            s.waiting.removeFirst()
+            s.statistics.published -= 1  // counted again when handed over
+            var props: MQTTPropertyList
+            do throws(MQTTError) { props = try MQTTPropertyList(next.message.properties) } catch {
+                outcomes.append((next.onComplete, .failure(error)))
+                continue
+            }
+            defer { props.free() }
+            if let failure = publishLocked(next.message, props: props, onComplete: next.onComplete, state: &s) {
+                outcomes.append((next.onComplete, .failure(failure)))
+            } else if !acknowledged {
+                outcomes.append((next.onComplete, .success(())))
             }
         }
-        for (onComplete, error) in failed { onComplete(.failure(error)) }
+        return outcomes
     }
 
     // MARK: Subscribing
@@ -357,6 +394,7 @@ final class MQTTConnection: Sendable {
                 handle, &mid, registration.filter, registration.qos.rawValue, registration.options.rawValue, props?.list)
             if rc == Int32(MOSQ_ERR_SUCCESS.rawValue) {
                 s.pendingSubacks[mid] = id
+                wakeNetworkThread()
             } else {
                 logger.warning(
                     "subscribe failed", metadata: ["mqtt.filter": "\(registration.filter)", "mqtt.error": "\(String(cString: mosquitto_strerror(rc)))"])
@@ -370,6 +408,7 @@ final class MQTTConnection: Sendable {
         let stillUsed = state.withLock { s in s.registrations.values.contains { $0.filter == removed.filter } }
         if !stillUsed && isConnected {
             _ = mosquitto_unsubscribe_v5(handle, nil, removed.filter, nil)
+            wakeNetworkThread()
         }
         if case .stream(let continuation) = removed.delivery { continuation.finish() }
     }
@@ -383,7 +422,7 @@ final class MQTTConnection: Sendable {
         }
         if wasRunning && !sendWill {
             let deadline = ContinuousClock.now + flushTimeout
-            while ContinuousClock.now < deadline && state.withLock({ !$0.pendingPublishes.isEmpty && $0.connected }) {
+            while ContinuousClock.now < deadline && state.withLock({ !($0.pendingPublishes.isEmpty && $0.waiting.isEmpty) && $0.connected }) {
                 try? await Task.sleep(for: .milliseconds(5))
             }
         }
@@ -396,6 +435,7 @@ final class MQTTConnection: Sendable {
         if wasRunning {
             let reason = sendWill ? Int32(MQTT_RC_DISCONNECT_WITH_WILL_MSG.rawValue) : Int32(MQTT_RC_NORMAL_DISCONNECTION.rawValue)
             _ = mosquitto_disconnect_v5(handle, reason, nil)
+            wakeNetworkThread()
             // Give the network thread a moment to write DISCONNECT, then wait for it to exit.
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let done = state.withLock { s -> Bool in
@@ -411,13 +451,13 @@ final class MQTTConnection: Sendable {
             s.connected = false
             defer {
                 s.pendingPublishes = [:]
-                s.beforeFirstConnect = []
+                s.waiting = []
                 s.subackWaiters = [:]
                 s.connectWaiters = [:]
                 s.registrations = [:]
             }
             return (
-                Array(s.pendingPublishes.values) + s.beforeFirstConnect.map(\.onComplete), Array(s.subackWaiters.values), Array(s.connectWaiters.values),
+                Array(s.pendingPublishes.values) + s.waiting.map(\.onComplete), Array(s.subackWaiters.values), Array(s.connectWaiters.values),
                 Array(s.registrations.values)
             )
         }
@@ -437,8 +477,11 @@ final class MQTTConnection: Sendable {
         }
         if threadRunning {
             _ = mosquitto_disconnect_v5(handle, Int32(MQTT_RC_NORMAL_DISCONNECTION.rawValue), nil)
+            wakeNetworkThread()
             while !state.withLock({ $0.loopDone }) { Thread.sleep(forTimeInterval: 0.005) }
         }
         mosquitto_destroy(handle)
+        close(wakePipe.read)
+        close(wakePipe.write)
     }
 }

@@ -4,8 +4,9 @@ import Logging
 import MQTT
 import Synchronization
 
-/// What ingest does with one MQTT message, synchronously on the network thread so the broker's
-/// acknowledgement follows the commit: route, validate, normalise, de-duplicate, store, republish.
+/// What ingest does with the MQTT messages of one read burst, synchronously on the network thread
+/// so the broker's acknowledgements follow the commit: route, validate, normalise, de-duplicate,
+/// store (one transaction per burst), republish.
 public final class IngestPipeline: Sendable {
     static let maxBatchItems = 10_000
 
@@ -24,9 +25,37 @@ public final class IngestPipeline: Sendable {
     var topics: Topics { runtime.topics }
 
     public func handle(_ message: MQTTMessage) {
+        handle(burst: [message])
+    }
+
+    /// Handles the messages read in one burst: each is validated on its own (and reported if bad),
+    /// then everything accepted is stored in one transaction and republished, in arrival order.
+    public func handle(burst messages: [MQTTMessage]) {
         let receivedAt = Timestamp.now()
+        var accepted: [NormalizedEvent] = []
+        var sources: [(message: MQTTMessage, events: Int)] = []
+        for message in messages {
+            let events = validate(message, receivedAt: receivedAt)
+            if !events.isEmpty {
+                accepted += events
+                sources.append((message, events.count))
+            }
+        }
+        do {
+            try accept(accepted)
+        } catch {
+            // Not the payloads' fault: the messages cannot be kept. Report them; the service keeps serving.
+            runtime.logger.error("cannot store events", metadata: [LogKey.error: "\(error)", LogKey.count: "\(accepted.count)"])
+            for source in sources { reject(source.message, "not stored: \(error)") }
+        }
+    }
+
+    /// The events of one message in `ts` order, or none after reporting why it (or some of its
+    /// batch items) cannot be accepted.
+    private func validate(_ message: MQTTMessage, receivedAt: Timestamp) -> [NormalizedEvent] {
         guard message.payload.count <= runtime.config.maxPayloadBytes else {
-            return reject(message, "payload of \(message.payload.count) bytes exceeds the \(runtime.config.maxPayloadBytes)-byte limit")
+            reject(message, "payload of \(message.payload.count) bytes exceeds the \(runtime.config.maxPayloadBytes)-byte limit")
+            return []
         }
         do {
             let (events, itemErrors, total) = try decode(message, receivedAt: receivedAt)
@@ -34,16 +63,13 @@ public final class IngestPipeline: Sendable {
                 let shown = itemErrors.prefix(5).map(\.description).joined(separator: "; ")
                 reject(message, "\(itemErrors.count) of \(total) items rejected: \(shown)\(itemErrors.count > 5 ? "; …" : "")")
             }
-            try accept(events)
+            return events
         } catch let violation as ContractViolation {
             reject(message, violation.description)
-        } catch let error as StorageError {
-            // Not the payload's fault: the message cannot be kept. Report it; the service keeps serving.
-            runtime.logger.error("cannot store events", metadata: [LogKey.error: "\(error)", LogKey.topic: "\(message.topic)"])
-            reject(message, "not stored: \(error)")
         } catch {
             reject(message, ContractViolation.from(error).description)
         }
+        return []
     }
 
     private func reject(_ message: MQTTMessage, _ reason: String) {

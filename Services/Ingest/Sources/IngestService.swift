@@ -34,9 +34,9 @@ public final class IngestService: Service, Sendable {
         for (rowID, event) in pending { pipeline.republish(event, rowID: rowID) }
 
         // Subscribed before connecting, so the broker's queue for this session is handled at once.
-        let handler: @Sendable (MQTTMessage) -> Void = { [pipeline] in pipeline.handle($0) }
+        let handler: @Sendable ([MQTTMessage]) -> Void = { [pipeline] in pipeline.handle(burst: $0) }
         for filter in [runtime.topics.deviceUploads, Topics.ownTracksLocations, Topics.ownTracksEvents] {
-            try await runtime.client.subscribe(Topics.shared(Self.name, filter), qos: .atLeastOnce, handler: handler)
+            try await runtime.client.subscribeInBursts(Topics.shared(Self.name, filter), qos: .atLeastOnce, handler: handler)
         }
         try await runtime.start()
 

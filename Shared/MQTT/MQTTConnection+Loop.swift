@@ -1,0 +1,103 @@
+import CMosquitto
+import Foundation
+import Glibc
+
+/// The network loop, built from libmosquitto's `loop_read` / `loop_write` / `loop_misc` instead of
+/// `mosquitto_loop`, so that two things happen between reading a burst of packets and writing the
+/// acknowledgements it queued:
+///
+/// - burst handlers see every message of the burst at once (one database transaction for all of
+///   them), and the broker's acknowledgements are written only after they return;
+/// - publishes waiting for room in the publish window are handed over.
+///
+/// The writes of one turn go out corked, as few TCP segments. Other threads wake the loop through
+/// a pipe when they queue something to send.
+extension MQTTConnection {
+    static let maxReadsPerBurst = 1000
+    /// Runs one turn; returns libmosquitto's result (anything but success ends the connection).
+    func turn(timeoutMilliseconds: Int32) -> Int32 {
+        let success = Int32(MOSQ_ERR_SUCCESS.rawValue)
+        let socket = mosquitto_socket(handle)
+        guard socket >= 0 else { return Int32(MOSQ_ERR_NO_CONN.rawValue) }
+        var events = Int16(POLLIN)
+        if mosquitto_want_write(handle) { events |= Int16(POLLOUT) }
+        var fds = [pollfd(fd: socket, events: events, revents: 0), pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
+        if poll(&fds, 2, timeoutMilliseconds) < 0 {
+            return errno == EINTR ? success : Int32(MOSQ_ERR_ERRNO.rawValue)
+        }
+        if fds[1].revents & Int16(POLLIN) != 0 {
+            var drained = [UInt8](repeating: 0, count: 64)
+            while read(wakePipe.read, &drained, drained.count) == drained.count {}
+        }
+        if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            // libmosquitto ends a read early whenever errno reads EAGAIN, and its own wake-up pipe,
+            // which nothing drains here, leaves exactly that after each packet it queues: keep
+            // reading while the socket holds bytes, up to a bound that keeps acknowledgements prompt.
+            var reads = 0
+            repeat {
+                errno = 0
+                let rc = mosquitto_loop_read(handle, 1)
+                if rc != success || mosquitto_socket(handle) < 0 { return rc }
+                reads += 1
+            } while reads < Self.maxReadsPerBurst && bytesWaiting(socket) > 0
+        }
+        deliverBurst()
+        releaseWaitingPublishes()
+        if mosquitto_want_write(handle) {
+            setCork(socket, true)
+            let rc = mosquitto_loop_write(handle, 1)
+            if rc != success || mosquitto_socket(handle) < 0 { return rc }
+            setCork(socket, false)
+        }
+        return mosquitto_loop_misc(handle)
+    }
+
+    /// Wakes the network thread after another thread queued a packet (publish, subscribe,
+    /// disconnect); the network thread itself writes at the end of its turn anyway.
+    func wakeNetworkThread() {
+        guard !onNetworkThread else { return }
+        var byte: UInt8 = 1
+        _ = write(wakePipe.write, &byte, 1)  // a full pipe already wakes it
+    }
+
+    var onNetworkThread: Bool {
+        pthread_equal(pthread_self(), pthread_t(networkThread.load(ordering: .relaxed))) != 0
+    }
+
+    /// Hands the messages collected for burst handlers during this turn's read to their handlers in
+    /// arrival order: each run of consecutive messages for one subscription is one call.
+    private func deliverBurst() {
+        let burst = state.withLock { s -> [(UInt32, MQTTMessage)] in
+            defer { s.burst.removeAll(keepingCapacity: true) }
+            return s.burst
+        }
+        var start = 0
+        while start < burst.count {
+            let id = burst[start].0
+            var end = start + 1
+            while end < burst.count && burst[end].0 == id { end += 1 }
+            if case .burstHandler(let handler)? = state.withLock({ $0.registrations[id]?.delivery }) {
+                handler(burst[start..<end].map(\.1))
+            }
+            start = end
+        }
+    }
+
+    /// Hands over what the acknowledgements of this turn made room for.
+    private func releaseWaitingPublishes() {
+        let outcomes = state.withLock { s -> [(Completion, Result<Void, MQTTError>)] in
+            s.waiting.isEmpty ? [] : releaseWaiting(state: &s)
+        }
+        for (onComplete, result) in outcomes { onComplete(result) }
+    }
+
+    private func bytesWaiting(_ socket: Int32) -> Int32 {
+        var count: Int32 = 0
+        return ioctl(socket, UInt(FIONREAD), &count) == 0 ? count : 0
+    }
+
+    private func setCork(_ socket: Int32, _ on: Bool) {
+        var value: Int32 = on ? 1 : 0
+        _ = setsockopt(socket, Int32(IPPROTO_TCP), TCP_CORK, &value, socklen_t(MemoryLayout<Int32>.size))
+    }
+}
