@@ -33,9 +33,10 @@ demo: build
 	@GUARDIAN_BIN="$$($(SWIFT) build -c $(CONFIG) --show-bin-path)" scripts/demo.sh
 
 ## Benchmarks (release build): figures and ratios against baselines measured in the same run.
+## Built as the Docker image ships them (static Swift runtime), so memory figures are the product's.
 bench: deps
-	$(SWIFT) build -c release
-	@trap 'scripts/cleanup-test-brokers.sh' EXIT; "$$($(SWIFT) build -c release --show-bin-path)/guardian-bench"
+	$(SWIFT) build -c release --static-swift-stdlib
+	@trap 'scripts/cleanup-test-brokers.sh' EXIT; "$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)/guardian-bench"
 
 compose-check:
 	@scripts/check-compose.sh

@@ -126,7 +126,7 @@ let package = Package(
             ], path: "Benchmarks", swiftSettings: strict),
 
         .testTarget(
-            name: "SharedTests", dependencies: ["GuardianShared", "GuardianTestSupport"],
+            name: "SharedTests", dependencies: ["GuardianShared", "GuardianTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/SharedTests", swiftSettings: strict),
         .testTarget(
             name: "MQTTTests", dependencies: ["MQTT", "GuardianTestSupport"],

@@ -18,6 +18,13 @@ public final class DurableOutbox: Sendable {
     private struct Echo: Hashable {
         let topic: String
         let payload: Data
+
+        /// Every byte: `Data`'s own hash reads only a prefix, which payloads of one kind share, and the
+        /// index then degrades to a list compared byte by byte.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(topic)
+            payload.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
     }
 
     /// Adds the outbox table to a service's migrations.
@@ -43,8 +50,7 @@ public final class DurableOutbox: Sendable {
 
     /// Records `message` inside the caller's write transaction.
     public func stage(_ message: MQTTOutgoing, in db: Database) throws -> Staged {
-        try db.execute(
-            sql: "INSERT INTO outbox (topic, payload, retain) VALUES (?, ?, ?)", arguments: [message.topic, message.payload, message.retain])
+        try db.cachedStatement(sql: "INSERT INTO outbox (topic, payload, retain) VALUES (?, ?, ?)").execute(arguments: [message.topic, message.payload, message.retain])
         return Staged(seq: db.lastInsertedRowID, message: message)
     }
 
@@ -158,7 +164,7 @@ public final class DurableOutbox: Sendable {
         }
         guard let seq else { return }
         do {
-            try store.write { db in try db.execute(sql: "DELETE FROM outbox WHERE seq = ?", arguments: [seq]) }
+            try store.write { db in try db.cachedStatement(sql: "DELETE FROM outbox WHERE seq = ?").execute(arguments: [seq]) }
         } catch {
             logger.error("cannot clear an echoed outbox row", metadata: [LogKey.error: "\(error)"])
         }

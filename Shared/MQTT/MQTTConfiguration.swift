@@ -28,6 +28,9 @@ public struct MQTTConfiguration: Sendable {
     /// every publish and acknowledgement, and reuses message ids past 65,535 (dropping the older
     /// message with the same id), so a long backlog there is slow and, past that size, lossy.
     public var publishWindow = 256
+    /// How long the network thread waits in `poll` when nothing happens; other threads wake it when
+    /// they queue something to send.
+    public var idlePollInterval: Duration = .milliseconds(100)
 
     public init(
         host: String = "127.0.0.1", port: Int = 1883, username: String? = nil, password: String? = nil,

@@ -29,6 +29,7 @@ extension MQTTConnection {
     }
 
     func didConnect(reasonCode: Int32, sessionPresent: Bool) {
+        packetsSeen.add(1, ordering: .relaxed)
         guard reasonCode == 0 else {
             let refusal = MQTTError.connectionRefused(reasonCode: reasonCode)
             logger.error("broker refused the connection", metadata: ["mqtt.error": "\(refusal)", "mqtt.client": "\(configuration.clientId)"])
@@ -63,6 +64,7 @@ extension MQTTConnection {
     }
 
     func didAcknowledge(mid: Int32, reasonCode: Int32) {
+        packetsSeen.add(1, ordering: .relaxed)
         let (completion, topic) = state.withLock { s in
             let completion = s.pendingPublishes.removeValue(forKey: mid)
             if completion != nil { s.statistics.acknowledged += 1 }
@@ -77,6 +79,7 @@ extension MQTTConnection {
     }
 
     func didSubscribe(mid: Int32, grantedOrReason: Int32) {
+        packetsSeen.add(1, ordering: .relaxed)
         let (waiter, registration) = state.withLock { s -> (CheckedContinuation<Result<Void, MQTTError>, Never>?, Registration?) in
             guard let id = s.pendingSubacks.removeValue(forKey: mid) else { return (nil, nil) }
             return (s.subackWaiters.removeValue(forKey: id), s.registrations[id])
@@ -91,6 +94,7 @@ extension MQTTConnection {
     }
 
     func didReceive(_ raw: mosquitto_message, properties list: OpaquePointer?) {
+        packetsSeen.add(1, ordering: .relaxed)
         let topic = raw.topic.map { String(cString: $0) } ?? ""
         let payload = raw.payloadlen > 0 && raw.payload != nil ? Data(bytes: raw.payload, count: Int(raw.payloadlen)) : Data()
         let (properties, identifiers) = MQTTPropertyList.read(list)

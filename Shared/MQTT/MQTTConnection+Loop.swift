@@ -10,8 +10,8 @@ import Glibc
 ///   them), and the broker's acknowledgements are written only after they return;
 /// - publishes waiting for room in the publish window are handed over.
 ///
-/// The writes of one turn go out corked, as few TCP segments. Other threads wake the loop through
-/// a pipe when they queue something to send.
+/// The writes of one turn go out corked, as few TCP segments. Other threads that queue something to
+/// send wake the loop through a pipe, only while it sleeps in `poll`.
 extension MQTTConnection {
     static let maxReadsPerBurst = 1000
     /// Runs one turn; returns libmosquitto's result (anything but success ends the connection).
@@ -19,10 +19,14 @@ extension MQTTConnection {
         let success = Int32(MOSQ_ERR_SUCCESS.rawValue)
         let socket = mosquitto_socket(handle)
         guard socket >= 0 else { return Int32(MOSQ_ERR_NO_CONN.rawValue) }
+        // Announced before looking for work to write, so a packet queued after the look wakes the poll.
+        polling.store(true, ordering: .sequentiallyConsistent)
         var events = Int16(POLLIN)
         if mosquitto_want_write(handle) { events |= Int16(POLLOUT) }
         var fds = [pollfd(fd: socket, events: events, revents: 0), pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
-        if poll(&fds, 2, timeoutMilliseconds) < 0 {
+        let ready = poll(&fds, 2, timeoutMilliseconds)
+        polling.store(false, ordering: .sequentiallyConsistent)
+        if ready < 0 {
             return errno == EINTR ? success : Int32(MOSQ_ERR_ERRNO.rawValue)
         }
         if fds[1].revents & Int16(POLLIN) != 0 {
@@ -32,14 +36,17 @@ extension MQTTConnection {
         if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
             // libmosquitto ends a read early whenever errno reads EAGAIN, and its own wake-up pipe,
             // which nothing drains here, leaves exactly that after each packet it queues: keep
-            // reading while the socket holds bytes, up to a bound that keeps acknowledgements prompt.
+            // reading until a read completes no packet (the socket is drained), up to a bound that
+            // keeps acknowledgements prompt.
             var reads = 0
-            repeat {
+            while reads < Self.maxReadsPerBurst {
+                let seen = packetsSeen.load(ordering: .relaxed)
                 errno = 0
                 let rc = mosquitto_loop_read(handle, 1)
                 if rc != success || mosquitto_socket(handle) < 0 { return rc }
                 reads += 1
-            } while reads < Self.maxReadsPerBurst && bytesWaiting(socket) > 0
+                if packetsSeen.load(ordering: .relaxed) == seen { break }
+            }
         }
         deliverBurst()
         releaseWaitingPublishes()
@@ -55,7 +62,7 @@ extension MQTTConnection {
     /// Wakes the network thread after another thread queued a packet (publish, subscribe,
     /// disconnect); the network thread itself writes at the end of its turn anyway.
     func wakeNetworkThread() {
-        guard !onNetworkThread else { return }
+        guard polling.compareExchange(expected: true, desired: false, ordering: .sequentiallyConsistent).exchanged, !onNetworkThread else { return }
         var byte: UInt8 = 1
         _ = write(wakePipe.write, &byte, 1)  // a full pipe already wakes it
     }
@@ -89,11 +96,6 @@ extension MQTTConnection {
             s.waiting.isEmpty ? [] : releaseWaiting(state: &s)
         }
         for (onComplete, result) in outcomes { onComplete(result) }
-    }
-
-    private func bytesWaiting(_ socket: Int32) -> Int32 {
-        var count: Int32 = 0
-        return ioctl(socket, UInt(FIONREAD), &count) == 0 ? count : 0
     }
 
     private func setCork(_ socket: Int32, _ on: Bool) {

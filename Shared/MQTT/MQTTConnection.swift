@@ -60,6 +60,11 @@ final class MQTTConnection: Sendable {
     let wakePipe: (read: Int32, write: Int32)
     /// The network thread's `pthread_t`, once it runs.
     let networkThread = Atomic<UInt>(0)
+    /// Packets libmosquitto handed to a callback (messages, acknowledgements): tells the loop when a
+    /// read completed nothing.
+    let packetsSeen = Atomic<Int>(0)
+    /// True while the network thread sleeps in `poll` (see `wakeNetworkThread`).
+    let polling = Atomic<Bool>(false)
     let configuration: MQTTConfiguration
     let logger: Logger
     let state = Mutex(State())
@@ -198,7 +203,7 @@ final class MQTTConnection: Sendable {
                 var loopRC = rc
                 var stopDeadline: ContinuousClock.Instant?
                 while true {
-                    loopRC = turn(timeoutMilliseconds: 100)
+                    loopRC = turn(timeoutMilliseconds: idlePollMilliseconds)
                     if loopRC != Int32(MOSQ_ERR_SUCCESS.rawValue) { break }
                     if isConnected { delay = configuration.reconnectDelayMin; failures = 0 }
                     // When stopping, keep looping until DISCONNECT is written (libmosquitto then closes the socket).
@@ -230,6 +235,11 @@ final class MQTTConnection: Sendable {
             delay = min(delay * 2, configuration.reconnectDelayMax)
         }
         finishLoop()
+    }
+
+    private var idlePollMilliseconds: Int32 {
+        let c = configuration.idlePollInterval.components
+        return Int32(clamping: c.seconds * 1000 + c.attoseconds / 1_000_000_000_000_000)
     }
 
     private var isStopping: Bool { state.withLock { $0.phase == .stopping || $0.phase == .stopped } }

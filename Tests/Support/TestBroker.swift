@@ -63,7 +63,7 @@ public final class TestBroker: @unchecked Sendable {
             "max_queued_bytes 0",
             "queue_qos0_messages true",
             "set_tcp_nodelay true",
-            "max_inflight_messages 100",
+            "max_inflight_messages 1000",
             "message_size_limit 33554432",
             "persistent_client_expiration 1d",
             "log_dest stdout",

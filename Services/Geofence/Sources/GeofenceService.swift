@@ -46,8 +46,8 @@ public final class GeofenceService: Service, Sendable {
         try await runtime.client.subscribe(
             "\(topics.prefix)/zones/+", options: MQTTSubscribeOptions(retainHandling: 1)
         ) { [self] in handleZone($0) }
-        try await runtime.client.subscribe(topics.events(kind: .location)) { [self] in handleLocation($0) }
-        try await runtime.client.subscribe(topics.events(kind: .transition)) { [self] in handleTransition($0) }
+        try await runtime.subscribe(topics.events(kind: .location), committingTo: store.store) { [self] in handleLocation($0) }
+        try await runtime.subscribe(topics.events(kind: .transition), committingTo: store.store) { [self] in handleTransition($0) }
         try await runtime.start()
 
         await withTaskGroup(of: Void.self) { group in

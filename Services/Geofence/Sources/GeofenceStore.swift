@@ -80,18 +80,17 @@ final class GeofenceStore: Sendable {
                 deviceId, state.lastFix?.milliseconds, state.lastPosition?.lat, state.lastPosition?.lon, state.waypointCenter?.lat,
                 state.waypointCenter?.lon, state.waypointZones.joined(separator: ","),
             ])
-        try db.execute(sql: "DELETE FROM visits WHERE device_id = ?", arguments: [deviceId])
+        try db.cachedStatement(sql: "DELETE FROM visits WHERE device_id = ?").execute(arguments: [deviceId])
         for (zoneId, visit) in state.visits {
-            try db.execute(
-                sql: "INSERT INTO visits VALUES (?, ?, ?, ?)", arguments: [deviceId, zoneId, visit.enteredAt.milliseconds, visit.dwellReported])
+            try db.cachedStatement(sql: "INSERT INTO visits VALUES (?, ?, ?, ?)").execute(arguments: [deviceId, zoneId, visit.enteredAt.milliseconds, visit.dwellReported])
         }
     }
 
     func saveZone(_ zone: DangerZone?, id: String, in db: Database) throws {
         if let zone {
-            try db.execute(sql: "INSERT OR REPLACE INTO zones VALUES (?, ?)", arguments: [id, GuardianJSON.encode(zone)])
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO zones VALUES (?, ?)").execute(arguments: [id, GuardianJSON.encode(zone)])
         } else {
-            try db.execute(sql: "DELETE FROM zones WHERE zone_id = ?", arguments: [id])
+            try db.cachedStatement(sql: "DELETE FROM zones WHERE zone_id = ?").execute(arguments: [id])
         }
     }
 }

@@ -53,8 +53,8 @@ public final class NotifierService: Service, Sendable {
         // A notification must never arrive twice: after a crash, only what the broker never received is sent again.
         try await outbox.replayUnechoed(
             echoes: "\(prefix)/notifications/+", barrier: "\(runtime.topics.presence(Self.name, runtime.config.instanceId))/outbox")
-        try await runtime.client.subscribeInBursts(Topics.shared(Self.name, "\(prefix)/predictions/+")) { [self] in
-            handleInOneTransaction($0, handlePrediction)
+        try await runtime.subscribe(Topics.shared(Self.name, "\(prefix)/predictions/+"), committingTo: store.store) { [self] in
+            handlePrediction($0)
         }
         try await runtime.client.subscribe(Topics.shared(Self.name, "\(prefix)/parents/+/replies")) { [self] in handleReply($0) }
         try await runtime.client.subscribe(Topics.shared(Self.name, "\(prefix)/children/+/status")) { [self] in handleStatus($0) }
@@ -110,17 +110,6 @@ public final class NotifierService: Service, Sendable {
                 "riskLevel": .string(prediction.riskLevel.rawValue), "predictionId": .string(prediction.id),
             ].merging(prediction.merchant.map { ["merchant": .string($0)] } ?? [:]) { a, _ in a })
         dispatch(notification, to: [deviceId], decision: decision, zoneId: prediction.zoneId, preferences: [deviceId: preferences], source: message)
-    }
-
-    /// Handles a burst of messages with one commit for all of them (see `ServiceStore.inOneTransaction`);
-    /// what they publish leaves only after it, with the messages' acknowledgements.
-    public func handleInOneTransaction(_ messages: [MQTTMessage], _ handle: (MQTTMessage) -> Void) {
-        do {
-            try store.store.inOneTransaction { for message in messages { handle(message) } }
-        } catch {
-            runtime.logger.error("cannot record notifications", metadata: [LogKey.error: "\(error)"])
-            for message in messages { reject(message, "not stored: \(error)") }
-        }
     }
 
     func handleReply(_ message: MQTTMessage) {

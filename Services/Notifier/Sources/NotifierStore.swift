@@ -38,9 +38,7 @@ final class NotifierStore: Sendable {
 
     /// Records a notification; false when this recipient already had it.
     func record(_ notification: UserNotification, recipient: String, zoneId: String?, delivered: Bool, at: Timestamp, in db: Database) throws -> Bool {
-        try db.execute(
-            sql: "INSERT OR IGNORE INTO history VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [recipient, notification.id, notification.kind.rawValue, zoneId, at.milliseconds, delivered])
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO history VALUES (?, ?, ?, ?, ?, ?)").execute(arguments: [recipient, notification.id, notification.kind.rawValue, zoneId, at.milliseconds, delivered])
         return db.changesCount > 0
     }
 
@@ -55,8 +53,7 @@ final class NotifierStore: Sendable {
     }
 
     func hold(_ notification: UserNotification, recipient: String, until: Timestamp, in db: Database) throws {
-        try db.execute(
-            sql: "INSERT OR IGNORE INTO held VALUES (?, ?, ?, ?)", arguments: [recipient, notification.id, GuardianJSON.encode(notification), until.milliseconds])
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO held VALUES (?, ?, ?, ?)").execute(arguments: [recipient, notification.id, GuardianJSON.encode(notification), until.milliseconds])
     }
 
     func due(now: Timestamp) throws(StorageError) -> [(recipient: String, notification: UserNotification)] {
@@ -67,11 +64,11 @@ final class NotifierStore: Sendable {
     }
 
     func release(recipient: String, id: String, in db: Database) throws {
-        try db.execute(sql: "DELETE FROM held WHERE recipient = ? AND id = ?", arguments: [recipient, id])
-        try db.execute(sql: "UPDATE history SET delivered = 1 WHERE recipient = ? AND id = ?", arguments: [recipient, id])
+        try db.cachedStatement(sql: "DELETE FROM held WHERE recipient = ? AND id = ?").execute(arguments: [recipient, id])
+        try db.cachedStatement(sql: "UPDATE history SET delivered = 1 WHERE recipient = ? AND id = ?").execute(arguments: [recipient, id])
     }
 
     func queueWebhook(url: String, body: Data, at: Timestamp, in db: Database) throws {
-        try db.execute(sql: "INSERT INTO webhooks (url, body, next_at) VALUES (?, ?, ?)", arguments: [url, body, at.milliseconds])
+        try db.cachedStatement(sql: "INSERT INTO webhooks (url, body, next_at) VALUES (?, ?, ?)").execute(arguments: [url, body, at.milliseconds])
     }
 }

@@ -59,7 +59,7 @@ public final class PredictorService: Service, Sendable {
         try outbox.replay()
         let topics = runtime.topics
         let prefix = topics.prefix
-        try await runtime.client.subscribe(Topics.shared(Self.name, "\(prefix)/geofence/+")) { [self] in handleTrigger($0) }
+        try await runtime.subscribe(Topics.shared(Self.name, "\(prefix)/geofence/+"), committingTo: store.store) { [self] in handleTrigger($0) }
         try await runtime.client.subscribe(Topics.shared(Self.name, "\(prefix)/predictor/requests")) { [self] in handleRequest($0) }
         try await runtime.client.subscribe(topics.events(kind: .budget)) { [self] in handleBudget($0) }
         try await runtime.client.subscribe(topics.events(kind: .profile)) { [self] in handleProfile($0) }

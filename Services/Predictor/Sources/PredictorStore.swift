@@ -43,20 +43,20 @@ final class PredictorStore: Sendable {
 
     func saveBudget(deviceId: String, utilization: Double, ts: Timestamp) throws(StorageError) {
         try store.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO budgets VALUES (?, ?, ?)", arguments: [deviceId, utilization, ts.milliseconds])
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO budgets VALUES (?, ?, ?)").execute(arguments: [deviceId, utilization, ts.milliseconds])
         }
     }
 
     func saveTimeZone(deviceId: String, identifier: String) throws(StorageError) {
-        try store.write { db in try db.execute(sql: "INSERT OR REPLACE INTO time_zones VALUES (?, ?)", arguments: [deviceId, identifier]) }
+        try store.write { db in try db.cachedStatement(sql: "INSERT OR REPLACE INTO time_zones VALUES (?, ?)").execute(arguments: [deviceId, identifier]) }
     }
 
     func saveRegretRate(zoneId: String, rate: Double?) throws(StorageError) {
         try store.write { db in
             if let rate {
-                try db.execute(sql: "INSERT OR REPLACE INTO regret_rates VALUES (?, ?)", arguments: [zoneId, rate])
+                try db.cachedStatement(sql: "INSERT OR REPLACE INTO regret_rates VALUES (?, ?)").execute(arguments: [zoneId, rate])
             } else {
-                try db.execute(sql: "DELETE FROM regret_rates WHERE zone_id = ?", arguments: [zoneId])
+                try db.cachedStatement(sql: "DELETE FROM regret_rates WHERE zone_id = ?").execute(arguments: [zoneId])
             }
         }
     }
@@ -67,6 +67,6 @@ final class PredictorStore: Sendable {
     }
 
     func saveTopicModel(_ message: Data, version: String) throws(StorageError) {
-        try store.write { db in try db.execute(sql: "INSERT OR REPLACE INTO topic_model VALUES (1, ?, ?)", arguments: [version, message]) }
+        try store.write { db in try db.cachedStatement(sql: "INSERT OR REPLACE INTO topic_model VALUES (1, ?, ?)").execute(arguments: [version, message]) }
     }
 }

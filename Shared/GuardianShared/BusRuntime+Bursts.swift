@@ -1,0 +1,22 @@
+import Foundation
+import MQTT
+
+extension BusRuntime {
+    /// Subscribes `handle` to `filter` message by message, but with every burst of messages read
+    /// together handled inside one transaction of `store`, committed before any of them is
+    /// acknowledged to the broker (and before anything they publish leaves): one commit per burst
+    /// instead of one per message.
+    public func subscribe(
+        _ filter: String, options: MQTTSubscribeOptions = MQTTSubscribeOptions(), committingTo store: ServiceStore,
+        handle: @escaping @Sendable (MQTTMessage) -> Void
+    ) async throws {
+        try await client.subscribeInBursts(filter, qos: .atLeastOnce, options: options) { [self] messages in
+            do {
+                try store.inOneTransaction { for message in messages { handle(message) } }
+            } catch {
+                logger.error("cannot store a burst of messages", metadata: [LogKey.error: "\(error)", LogKey.count: "\(messages.count)"])
+                for message in messages { reportError(topic: message.topic, reason: "not stored: \(error)", payload: message.payload) }
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import GuardianTestSupport
+import MQTT
+import Synchronization
+import Testing
+
+@Suite("MQTT client: the publish window and burst handlers")
+struct MQTTFlowTests {
+    @Test("70,000 QoS 1 publishes made while the broker is down (more than libmosquitto's 65,535 message ids) arrive once each, in order, and each one's completion runs")
+    func moreThanMessageIds() async throws {
+        let broker = try TestBroker()
+        let count = 70_000
+        let received = Mutex<[Int]>([])
+        let subscriber = try MQTTClient(configuration: broker.configuration("flood-sub", cleanStart: false), logger: .quiet)
+        try await subscriber.subscribe("flood/x") { message in
+            received.withLock { $0.append(Int(String(decoding: message.payload, as: UTF8.self)) ?? -1) }
+        }
+        try await subscriber.connect(timeout: .seconds(5))
+        let publisher = try await broker.connectedClient(Self.floodPublisher, cleanStart: false)
+        broker.stop()
+        let acknowledged = Atomic<Int>(0)
+        for i in 0..<count {
+            publisher.publish(MQTTOutgoing(topic: "flood/x", payload: Data("\(i)".utf8))) { result in
+                if case .success = result { acknowledged.add(1, ordering: .relaxed) }
+            }
+        }
+        try broker.start()
+        let deadline = ContinuousClock.now + .seconds(90)
+        while received.withLock({ $0.count }) < count && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try await Task.sleep(for: .milliseconds(200))
+        let values = received.withLock { $0 }
+        #expect(values.count == count)
+        #expect(values == Array(0..<count))
+        #expect(acknowledged.load(ordering: .relaxed) == count)
+        #expect(publisher.statistics.pendingPublishes == 0)
+        await publisher.shutdown()
+        await subscriber.shutdown()
+    }
+
+    static let floodPublisher = "flood-pub"
+
+    @Test("a burst handler gets every message once, in order, several to a call when they arrive together")
+    func bursts() async throws {
+        let broker = try TestBroker()
+        let count = 5_000
+        let calls = Mutex<[[Int]]>([])
+        let subscriber = try await broker.connectedClient("burst-sub")
+        try await subscriber.subscribeInBursts("burst/#") { messages in
+            calls.withLock { $0.append(messages.map { Int(String(decoding: $0.payload, as: UTF8.self)) ?? -1 }) }
+        }
+        let publisher = try await broker.connectedClient("burst-pub")
+        let acknowledged = Atomic<Int>(0)
+        for i in 0..<count {
+            publisher.publish(MQTTOutgoing(topic: "burst/\(i % 7)", payload: Data("\(i)".utf8))) { _ in acknowledged.add(1, ordering: .relaxed) }
+        }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while calls.withLock({ $0.joined().count }) < count && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let seen = calls.withLock { $0 }
+        #expect(Array(seen.joined()) == Array(0..<count))
+        #expect(seen.count < count, "some reads should carry several messages")
+        #expect(seen.allSatisfy { !$0.isEmpty })
+        await publisher.shutdown()
+        await subscriber.shutdown()
+    }
+
+    @Test("a publish from another thread wakes the network thread sleeping in poll")
+    func wakesPromptly() async throws {
+        let broker = try TestBroker()
+        let subscriber = try await broker.connectedClient("wake-sub")
+        let collector = try await MessageCollector(subscriber, "wake/#")
+        // Idle, the network thread would sleep 30 s: only the wake-up lets a publish out sooner.
+        var configuration = broker.configuration("wake-pub")
+        configuration.idlePollInterval = .seconds(30)
+        let publisher = try MQTTClient(configuration: configuration, logger: .quiet)
+        try await publisher.connect(timeout: .seconds(10))
+        for i in 0..<5 {
+            try await Task.sleep(for: .milliseconds(200))  // asleep in poll again
+            let start = ContinuousClock.now
+            try await publisher.publish("wake/\(i)", payload: Data("\(i)".utf8))
+            #expect(ContinuousClock.now - start < .seconds(10), "publish \(i) waited for the poll timeout")
+        }
+        #expect(await collector.wait(for: 5).count == 5)
+        await publisher.shutdown()
+        await subscriber.shutdown()
+    }
+}
