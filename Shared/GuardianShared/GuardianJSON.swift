@@ -11,8 +11,11 @@ public enum GuardianJSON {
 
     public static func decoder() -> JSONDecoder { JSONDecoder() }
 
+    /// One encoder for every thread: encoding reads its settings and keeps no other state.
+    private static let shared = encoder()
+
     /// Encodes a value that is known to be encodable (finite numbers, plain types).
     public static func encode(_ value: some Encodable) -> Data {
-        do { return try encoder().encode(value) } catch { preconditionFailure("encoding \(type(of: value)) failed: \(error)") }
+        do { return try shared.encode(value) } catch { preconditionFailure("encoding \(type(of: value)) failed: \(error)") }
     }
 }

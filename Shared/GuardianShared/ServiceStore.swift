@@ -104,14 +104,7 @@ public final class ServiceStore: Sendable {
     /// undoes only this write).
     public func write<T>(_ body: (Database) throws -> T) throws(StorageError) -> T {
         do {
-            if let db = joinableTransaction {
-                var result: T?
-                try db.inSavepoint {
-                    result = try body(db)
-                    return .commit
-                }
-                return result!
-            }
+            if let db = joinableTransaction { return try Self.inSavepoint(db, body) }
             return try queue.write(body)
         } catch let error as DatabaseError {
             let failure = StorageError.writeFailed(path: path, reason: error.message ?? "\(error.resultCode)", code: error.extendedResultCode.rawValue)
@@ -133,6 +126,21 @@ public final class ServiceStore: Sendable {
                 transactionDatabase = nil
             }
             return try body()
+        }
+    }
+
+    /// GRDB's `inSavepoint` prepares its three statements anew each time; a burst runs one savepoint
+    /// per message, so these are cached.
+    private static func inSavepoint<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+        try db.cachedStatement(sql: "SAVEPOINT message").execute()
+        do {
+            let result = try body(db)
+            try db.cachedStatement(sql: "RELEASE SAVEPOINT message").execute()
+            return result
+        } catch {
+            try? db.cachedStatement(sql: "ROLLBACK TRANSACTION TO SAVEPOINT message").execute()
+            try? db.cachedStatement(sql: "RELEASE SAVEPOINT message").execute()
+            throw error
         }
     }
 

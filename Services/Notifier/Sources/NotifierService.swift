@@ -231,7 +231,7 @@ public final class NotifierService: Service, Sendable {
     private func stageDelivery(_ notification: UserNotification, recipient: String, webhook: String?, at now: Timestamp, in db: Database) throws
         -> DurableOutbox.Staged
     {
-        let payload = GuardianJSON.encode(notification)
+        let payload = notification.wirePayload
         if let webhook {
             let body = GuardianJSON.encode(["recipient": JSONObject.string(recipient), "notification": try JSONDecoder().decode(JSONObject.self, from: payload)])
             try store.queueWebhook(url: webhook, body: body, at: .now(), in: db)
