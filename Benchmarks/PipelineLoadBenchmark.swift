@@ -58,8 +58,14 @@ struct PipelineLoadBenchmark {
         // The broker's raw relay rate for the same payloads, before anything else runs on it.
         let sample = (0..<40_000).map { walk.fix(device: $0 % devices, number: 1_000_000 + $0 / devices).payload }
         let relayBefore = environment.usage()
-        let raw = try await RelayMeter(broker: environment.broker).measure(
-            publishTo: { "bench/raw/\(walk.deviceId($0 % devices))/location" }, payloads: sample, filter: "bench/raw/#", expected: sample.count)
+        var raws: [Double] = []
+        for _ in 0..<3 {
+            raws.append(
+                try await RelayMeter(broker: environment.broker).measure(
+                    publishTo: { "bench/raw/\(walk.deviceId($0 % devices))/location" }, payloads: sample, filter: "bench/raw/#",
+                    expected: sample.count))
+        }
+        let raw = raws.sorted()[1]
         let relayAfter = environment.usage()
 
         // Zones first (retained), then the services, downstream first.
@@ -119,7 +125,8 @@ struct PipelineLoadBenchmark {
         let throughput = Double(saturatedCount) / elapsed
         let ratio = throughput / raw
 
-        say(String(format: "raw broker relay        %10.0f msg/s   (baseline, same payloads)", raw))
+        say(String(format: "raw broker relay        %10.0f msg/s   (baseline, same payloads; median of %@)", raw,
+                     raws.map { String(format: "%.0f", $0) }.joined(separator: ", ")))
         printCPU(from: relayBefore, to: relayAfter)
         let verdict = ratio >= 0.30 && drained && fixesSeen ? "met" : "NOT MET"
         say(String(format: "pipeline, saturated     %10.0f fixes/s through ingest and geofence (%d fixes in %.1f s, window %d), %.0f notifications/s  ratio %.2f of raw relay   %@",

@@ -11,12 +11,18 @@ extension BusRuntime {
         handle: @escaping @Sendable (MQTTMessage) -> Void
     ) async throws {
         try await client.subscribeInBursts(filter, qos: .atLeastOnce, options: options) { [self] messages in
-            do {
-                try store.inOneTransaction { for message in messages { handle(message) } }
-            } catch {
-                logger.error("cannot store a burst of messages", metadata: [LogKey.error: "\(error)", LogKey.count: "\(messages.count)"])
-                for message in messages { reportError(topic: message.topic, reason: "not stored: \(error)", payload: message.payload) }
-            }
+            self.handle(messages, committingTo: store, handle)
+        }
+    }
+
+    /// Handles `messages` one by one inside one transaction of `store`; if the commit fails, reports
+    /// each of them as not stored.
+    public func handle(_ messages: [MQTTMessage], committingTo store: ServiceStore, _ handle: (MQTTMessage) -> Void) {
+        do {
+            try store.inOneTransaction { for message in messages { handle(message) } }
+        } catch {
+            logger.error("cannot store a burst of messages", metadata: [LogKey.error: "\(error)", LogKey.count: "\(messages.count)"])
+            for message in messages { reportError(topic: message.topic, reason: "not stored: \(error)", payload: message.payload) }
         }
     }
 }

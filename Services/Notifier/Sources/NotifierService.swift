@@ -53,9 +53,7 @@ public final class NotifierService: Service, Sendable {
         // A notification must never arrive twice: after a crash, only what the broker never received is sent again.
         try await outbox.replayUnechoed(
             echoes: "\(prefix)/notifications/+", barrier: "\(runtime.topics.presence(Self.name, runtime.config.instanceId))/outbox")
-        try await runtime.subscribe(Topics.shared(Self.name, "\(prefix)/predictions/+"), committingTo: store.store) { [self] in
-            handlePrediction($0)
-        }
+        try await runtime.client.subscribeInBursts(Topics.shared(Self.name, "\(prefix)/predictions/+")) { [self] in handlePredictions($0) }
         try await runtime.client.subscribe(Topics.shared(Self.name, "\(prefix)/parents/+/replies")) { [self] in handleReply($0) }
         try await runtime.client.subscribe(Topics.shared(Self.name, "\(prefix)/children/+/status")) { [self] in handleStatus($0) }
         try await runtime.client.subscribe(Topics.shared(Self.name, "\(prefix)/children/+/ack")) { [self] in handleAck($0) }
@@ -90,8 +88,13 @@ public final class NotifierService: Service, Sendable {
 
     // MARK: Sources
 
-    /// One prediction, as the subscription delivers it (public for the benchmark).
-    public func handlePrediction(_ message: MQTTMessage) {
+    /// Predictions read in one burst, as the subscription delivers them: one commit for all of them
+    /// (public for the benchmark).
+    public func handlePredictions(_ messages: [MQTTMessage]) {
+        runtime.handle(messages, committingTo: store.store, handlePrediction)
+    }
+
+    func handlePrediction(_ message: MQTTMessage) {
         guard let deviceId = topicId(message, at: 1), let prediction: PredictionDigest = decode(message) else { return }
         guard prediction.deviceId == deviceId else { return reject(message, "deviceId does not match the topic") }
         let now = clock.now()
