@@ -42,7 +42,9 @@ public enum TopicFilter {
 
     /// True when `topic` may be published to (no wildcards, not empty).
     public static func isValidTopic(_ topic: String) -> Bool {
-        !topic.isEmpty && topic.utf8.count <= 65535 && !topic.contains("+") && !topic.contains("#")
-            && !topic.utf8.contains(0)
+        let bytes = topic.utf8
+        guard !bytes.isEmpty, bytes.count <= 65535 else { return false }
+        // Byte by byte: `String.contains` on a string goes through Foundation's NSString search.
+        return !bytes.contains { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "#") || $0 == 0 }
     }
 }

@@ -27,3 +27,19 @@ struct UserNotificationWireTests {
         #expect(try JSONDecoder().decode(UserNotification.self, from: direct) == notification)
     }
 }
+
+@Suite("Locations written directly are the bytes JSONEncoder writes (event ids hash them)")
+struct LocationWireTests {
+    static let samples: [Location] = [
+        Location(lat: 48.8566, lon: 2.3522),
+        Location(lat: -33.5, lon: 151, acc: 12, alt: 35.25, speed: 1.3, course: 359.9),
+        Location(lat: 0, lon: -180, acc: 0, alt: -12.125, speed: 0, course: 0, ownTracks: OwnTracksOrigin(user: "alice", device: "phone-1")),
+        Location(lat: 89.999999, lon: 179.123456789, acc: 1e-05, speed: 123456.75),
+    ]
+
+    @Test(arguments: samples)
+    func sameBytes(_ location: Location) throws {
+        let direct = try #require(location.wireJSON)
+        #expect(String(decoding: direct, as: UTF8.self) == String(decoding: GuardianJSON.encode(location), as: UTF8.self))
+    }
+}

@@ -15,6 +15,9 @@ extension TestBroker {
 
     public func configuration(_ clientId: String, user: String? = nil, cleanStart: Bool = true, will: MQTTOutgoing? = nil) -> MQTTConfiguration {
         var configuration = MQTTConfiguration(host: "127.0.0.1", port: port, clientId: clientId, cleanStart: cleanStart, will: will)
+        // A clean start is a throwaway session: in MQTT 5 it would otherwise outlive the connection
+        // (session expiry), and the broker would keep queueing for a client that is gone.
+        if cleanStart { configuration.sessionExpirySeconds = 0 }
         configuration.reconnectDelayMin = .milliseconds(50)
         configuration.reconnectDelayMax = .milliseconds(500)
         if access == .secured {

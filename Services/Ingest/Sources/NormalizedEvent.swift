@@ -32,7 +32,7 @@ struct EventNormalizer {
     func make<Body: EventBody>(
         _ body: Body, deviceId: String, deviceEventId: String?, ts: Timestamp, receivedAt: Timestamp
     ) throws -> NormalizedEvent {
-        let bodyJSON = try encoder.encode(body)
+        let bodyJSON = try (body as? Location)?.wireJSON ?? encoder.encode(body)
         let id = deviceEventId ?? Self.contentId(deviceId: deviceId, kind: Body.kind, ts: ts, bodyJSON: bodyJSON)
         var payload = Data(#"{"id":"\#(id)","deviceId":"\#(deviceId)","ts":"\#(ts.rfc3339)","receivedAt":"\#(receivedAt.rfc3339)""#.utf8)
         if bodyJSON.count > 2 {
