@@ -118,7 +118,12 @@ public final class ServiceStore: Sendable {
     /// Runs `body` in one write transaction that every `write` and `read` it makes on this thread
     /// joins: a message handler stores a whole burst of messages with one commit.
     public func inOneTransaction<T>(_ body: () throws -> T) throws(StorageError) -> T {
-        try write { db in
+        if joinableTransaction != nil {  // already inside one on this thread: it is the transaction
+            do { return try body() } catch let error as StorageError { throw error } catch {
+                throw StorageError.writeFailed(path: path, reason: "\(error)", code: nil)
+            }
+        }
+        return try write { db in
             transactionDatabase = db
             transactionThread.store(UInt(pthread_self()), ordering: .releasing)
             defer {

@@ -38,6 +38,19 @@ struct ServiceStoreTransactionTests {
         #expect(try values(store) == [1, 3, 4])
     }
 
+    @Test("one inside another is the same transaction")
+    func nested() throws {
+        let data = try TemporaryDirectory()
+        let store = try ServiceStore(path: data.url.appendingPathComponent("t.sqlite").path, migrations: Self.migrations, logger: .init(label: "test"))
+        try store.inOneTransaction {
+            try insert([1], into: store)
+            try store.inOneTransaction { try insert([2], into: store) }
+            try insert([3], into: store)  // still joins the outer transaction
+            #expect(try values(store) == [1, 2, 3])
+        }
+        #expect(try values(store) == [1, 2, 3])
+    }
+
     @Test("nothing is committed when the burst itself fails")
     func rollsBack() throws {
         struct Abandon: Error {}
