@@ -50,7 +50,8 @@ public final class DurableOutbox: Sendable {
 
     /// Records `message` inside the caller's write transaction.
     public func stage(_ message: MQTTOutgoing, in db: Database) throws -> Staged {
-        try db.cachedStatement(sql: "INSERT INTO outbox (topic, payload, retain) VALUES (?, ?, ?)").execute(arguments: [message.topic, message.payload, message.retain])
+        try db.cachedStatement(sql: "INSERT INTO outbox (topic, payload, retain) VALUES (?, ?, ?)")
+            .execute(arguments: [message.topic, message.payload, message.retain])
         return Staged(seq: db.lastInsertedRowID, message: message)
     }
 

@@ -81,7 +81,10 @@ public final class MQTTClient: Sendable {
     /// Subscribes with a handler that receives, in order, every message read in one burst from the
     /// socket, synchronously on the network thread and before any of them is acknowledged to the
     /// broker: a service can store a whole burst in one transaction. The same rules as for
-    /// `subscribe(_:qos:options:handler:)` apply.
+    /// `subscribe(_:qos:options:handler:)` apply. Plain handlers run as each message is read, burst
+    /// handlers when the read ends: across subscriptions, a plain handler may see a message that
+    /// arrived after one still waiting for its burst handler (services use plain handlers for state
+    /// such as zones, preferences and replies, where that makes no difference).
     @discardableResult
     public func subscribeInBursts(
         _ filter: String, qos: MQTTQoS = .atLeastOnce, options: MQTTSubscribeOptions = MQTTSubscribeOptions(),

@@ -101,7 +101,7 @@ extension MQTTConnection {
         let message = MQTTMessage(
             topic: topic, payload: payload, qos: MQTTQoS(rawValue: raw.qos) ?? .atLeastOnce, retain: raw.retain,
             properties: properties, subscriptionIdentifiers: identifiers)
-        let targets = state.withLock { s -> [Delivery] in
+        let (targets, matched) = state.withLock { s -> ([Delivery], Bool) in
             s.statistics.received += 1
             let matching: [(UInt32, Registration)] =
                 identifiers.isEmpty
@@ -115,10 +115,10 @@ extension MQTTConnection {
                     immediate.append(registration.delivery)
                 }
             }
-            if matching.isEmpty {
-                logger.debug("message with no local subscription", metadata: ["mqtt.topic": "\(topic)"])
-            }
-            return immediate
+            return (immediate, !matching.isEmpty)
+        }
+        if !matched {
+            logger.debug("message with no local subscription", metadata: ["mqtt.topic": "\(topic)"])
         }
         for target in targets {
             switch target {

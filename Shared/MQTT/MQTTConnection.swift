@@ -39,7 +39,7 @@ final class MQTTConnection: Sendable {
         var pendingPublishes: [Int32: Completion] = [:]
         /// Publishes waiting, in order, for the first connection or for room in the publish window.
         var waiting: Deque<WaitingPublish> = []
-        /// Messages for burst handlers read in the current turn, with their registration.
+        /// Messages for synchronous handlers read in the current turn, with their registration.
         var burst: [(UInt32, MQTTMessage)] = []
         var everConnected = false
         var publishTopics: [Int32: String] = [:]
@@ -84,7 +84,7 @@ final class MQTTConnection: Sendable {
             fcntl(ends[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(ends[1], F_SETFD, FD_CLOEXEC) == 0
         else {
             mosquitto_destroy(handle)
-            throw .library(operation: "pipe2", code: Int32(MOSQ_ERR_ERRNO.rawValue))
+            throw .library(operation: "pipe", code: Int32(MOSQ_ERR_ERRNO.rawValue))
         }
         wakePipe = (ends[0], ends[1])
         // Callbacks run only on the network thread, whose closure keeps this object alive.
@@ -272,12 +272,6 @@ final class MQTTConnection: Sendable {
             onComplete(.failure(.invalidTopic(message.topic)))
             return
         }
-        var props: MQTTPropertyList
-        do { props = try MQTTPropertyList(message.properties) } catch {
-            onComplete(.failure(error))
-            return
-        }
-        defer { props.free() }
         // Decided and handed over with the state locked, so order is kept and the acknowledgement (on
         // the network thread) cannot arrive before the completion is registered under its message id.
         let failure: MQTTError?? = state.withLock { s in
@@ -287,7 +281,7 @@ final class MQTTConnection: Sendable {
                 s.statistics.published += 1
                 return .none
             }
-            return .some(publishLocked(message, props: props, onComplete: onComplete, state: &s))
+            return .some(publishLocked(message, onComplete: onComplete, state: &s))
         }
         switch failure {
         case .none: return
@@ -307,9 +301,10 @@ final class MQTTConnection: Sendable {
     }
 
     /// Publishes through libmosquitto with the state locked; registers the completion of a QoS 1/2 message.
-    private func publishLocked(
-        _ message: MQTTOutgoing, props: MQTTPropertyList, onComplete: @escaping Completion, state s: inout State
-    ) -> MQTTError? {
+    private func publishLocked(_ message: MQTTOutgoing, onComplete: @escaping Completion, state s: inout State) -> MQTTError? {
+        var props: MQTTPropertyList
+        do throws(MQTTError) { props = try MQTTPropertyList(message.properties) } catch { return error }
+        defer { props.free() }
         var mid: Int32 = 0
         let rc = message.payload.withUnsafeBytes { bytes in
             mosquitto_publish_v5(
@@ -349,13 +344,7 @@ final class MQTTConnection: Sendable {
             if acknowledged && s.pendingPublishes.count >= configuration.publishWindow { break }
             s.waiting.removeFirst()
             s.statistics.published -= 1  // counted again when handed over
-            var props: MQTTPropertyList
-            do throws(MQTTError) { props = try MQTTPropertyList(next.message.properties) } catch {
-                outcomes.append((next.onComplete, .failure(error)))
-                continue
-            }
-            defer { props.free() }
-            if let failure = publishLocked(next.message, props: props, onComplete: next.onComplete, state: &s) {
+            if let failure = publishLocked(next.message, onComplete: next.onComplete, state: &s) {
                 outcomes.append((next.onComplete, .failure(failure)))
             } else if !acknowledged {
                 outcomes.append((next.onComplete, .success(())))

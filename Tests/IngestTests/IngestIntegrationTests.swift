@@ -209,7 +209,12 @@ struct IngestIntegrationTests {
         let phone = try await h.device("counted")
         try await phone.send("guardian/devices/counted/location", #"{"ts": 1795000000, "lat": 1, "lon": 1}"#)
         try await phone.send("guardian/devices/counted/location", "garbage")
-        try await Task.sleep(for: .milliseconds(1500))
+        // Presence refreshes every stats interval: wait for one that has counted both (a loaded machine may take a few).
+        let deadline = ContinuousClock.now + .seconds(15)
+        while ContinuousClock.now < deadline {
+            if let stats = presence.objects.last?["stats"] as? [String: Int], stats["accepted"] == 1, stats["rejected"] == 1 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
         let online = try #require(presence.objects.last)
         #expect(online["status"] as? String == "online" && online["version"] as? String == GuardianVersion.current)
         let stats = try #require(online["stats"] as? [String: Int])

@@ -12,6 +12,10 @@ struct ServiceStoreTransactionTests {
         return migrator
     }()
 
+    func makeStore(in data: TemporaryDirectory) throws -> ServiceStore {
+        try ServiceStore(path: data.url.appendingPathComponent("t.sqlite").path, migrations: Self.migrations, logger: .init(label: "test"))
+    }
+
     func values(_ store: ServiceStore) throws -> [Int] {
         try store.read { db in try Int.fetchAll(db, sql: "SELECT value FROM marks ORDER BY value") }
     }
@@ -25,7 +29,7 @@ struct ServiceStoreTransactionTests {
     @Test("writes inside join it; a failing write undoes only itself; reads inside see what was written")
     func joins() throws {
         let data = try TemporaryDirectory()
-        let store = try ServiceStore(path: data.url.appendingPathComponent("t.sqlite").path, migrations: Self.migrations, logger: .init(label: "test"))
+        let store = try makeStore(in: data)
         try store.inOneTransaction {
             try insert([1], into: store)
             #expect(throws: StorageError.self) { try insert([2, 1], into: store) }  // 1 is taken: 2 goes too
@@ -41,7 +45,7 @@ struct ServiceStoreTransactionTests {
     @Test("one inside another is the same transaction")
     func nested() throws {
         let data = try TemporaryDirectory()
-        let store = try ServiceStore(path: data.url.appendingPathComponent("t.sqlite").path, migrations: Self.migrations, logger: .init(label: "test"))
+        let store = try makeStore(in: data)
         try store.inOneTransaction {
             try insert([1], into: store)
             try store.inOneTransaction { try insert([2], into: store) }
@@ -55,7 +59,7 @@ struct ServiceStoreTransactionTests {
     func rollsBack() throws {
         struct Abandon: Error {}
         let data = try TemporaryDirectory()
-        let store = try ServiceStore(path: data.url.appendingPathComponent("t.sqlite").path, migrations: Self.migrations, logger: .init(label: "test"))
+        let store = try makeStore(in: data)
         #expect(throws: StorageError.self) {
             try store.inOneTransaction {
                 try insert([1, 2], into: store)
@@ -68,7 +72,7 @@ struct ServiceStoreTransactionTests {
     @Test("another thread's write waits for the burst's commit and is not part of it")
     func otherThreads() async throws {
         let data = try TemporaryDirectory()
-        let store = try ServiceStore(path: data.url.appendingPathComponent("t.sqlite").path, migrations: Self.migrations, logger: .init(label: "test"))
+        let store = try makeStore(in: data)
         let started = DispatchSemaphore(value: 0)
         let other = Task.detached {
             started.wait()

@@ -82,7 +82,8 @@ final class GeofenceStore: Sendable {
             ])
         try db.cachedStatement(sql: "DELETE FROM visits WHERE device_id = ?").execute(arguments: [deviceId])
         for (zoneId, visit) in state.visits {
-            try db.cachedStatement(sql: "INSERT INTO visits VALUES (?, ?, ?, ?)").execute(arguments: [deviceId, zoneId, visit.enteredAt.milliseconds, visit.dwellReported])
+            try db.cachedStatement(sql: "INSERT INTO visits VALUES (?, ?, ?, ?)")
+                .execute(arguments: [deviceId, zoneId, visit.enteredAt.milliseconds, visit.dwellReported])
         }
     }
 

@@ -33,12 +33,12 @@ public final class IngestPipeline: Sendable {
     public func handle(burst messages: [MQTTMessage]) {
         let receivedAt = Timestamp.now()
         var accepted: [NormalizedEvent] = []
-        var sources: [(message: MQTTMessage, events: Int)] = []
+        var sources: [MQTTMessage] = []
         for message in messages {
             let events = validate(message, receivedAt: receivedAt)
             if !events.isEmpty {
                 accepted += events
-                sources.append((message, events.count))
+                sources.append(message)
             }
         }
         do {
@@ -46,7 +46,7 @@ public final class IngestPipeline: Sendable {
         } catch {
             // Not the payloads' fault: the messages cannot be kept. Report them; the service keeps serving.
             runtime.logger.error("cannot store events", metadata: [LogKey.error: "\(error)", LogKey.count: "\(accepted.count)"])
-            for source in sources { reject(source.message, "not stored: \(error)") }
+            for source in sources { reject(source, "not stored: \(error)") }
         }
     }
 

@@ -38,7 +38,8 @@ final class NotifierStore: Sendable {
 
     /// Records a notification; false when this recipient already had it.
     func record(_ notification: UserNotification, recipient: String, zoneId: String?, delivered: Bool, at: Timestamp, in db: Database) throws -> Bool {
-        try db.cachedStatement(sql: "INSERT OR IGNORE INTO history VALUES (?, ?, ?, ?, ?, ?)").execute(arguments: [recipient, notification.id, notification.kind.rawValue, zoneId, at.milliseconds, delivered])
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO history VALUES (?, ?, ?, ?, ?, ?)")
+            .execute(arguments: [recipient, notification.id, notification.kind.rawValue, zoneId, at.milliseconds, delivered])
         return db.changesCount > 0
     }
 
@@ -53,7 +54,8 @@ final class NotifierStore: Sendable {
     }
 
     func hold(_ notification: UserNotification, recipient: String, until: Timestamp, in db: Database) throws {
-        try db.cachedStatement(sql: "INSERT OR IGNORE INTO held VALUES (?, ?, ?, ?)").execute(arguments: [recipient, notification.id, GuardianJSON.encode(notification), until.milliseconds])
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO held VALUES (?, ?, ?, ?)")
+            .execute(arguments: [recipient, notification.id, GuardianJSON.encode(notification), until.milliseconds])
     }
 
     func due(now: Timestamp) throws(StorageError) -> [(recipient: String, notification: UserNotification)] {
@@ -69,6 +71,7 @@ final class NotifierStore: Sendable {
     }
 
     func queueWebhook(url: String, body: Data, at: Timestamp, in db: Database) throws {
-        try db.cachedStatement(sql: "INSERT INTO webhooks (url, body, next_at) VALUES (?, ?, ?)").execute(arguments: [url, body, at.milliseconds])
+        try db.cachedStatement(sql: "INSERT INTO webhooks (url, body, next_at) VALUES (?, ?, ?)")
+            .execute(arguments: [url, body, at.milliseconds])
     }
 }

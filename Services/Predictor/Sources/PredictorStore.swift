@@ -43,12 +43,14 @@ final class PredictorStore: Sendable {
 
     func saveBudget(deviceId: String, utilization: Double, ts: Timestamp) throws(StorageError) {
         try store.write { db in
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO budgets VALUES (?, ?, ?)").execute(arguments: [deviceId, utilization, ts.milliseconds])
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO budgets VALUES (?, ?, ?)")
+                .execute(arguments: [deviceId, utilization, ts.milliseconds])
         }
     }
 
     func saveTimeZone(deviceId: String, identifier: String) throws(StorageError) {
-        try store.write { db in try db.cachedStatement(sql: "INSERT OR REPLACE INTO time_zones VALUES (?, ?)").execute(arguments: [deviceId, identifier]) }
+        try store.write { db in try db.cachedStatement(sql: "INSERT OR REPLACE INTO time_zones VALUES (?, ?)")
+            .execute(arguments: [deviceId, identifier]) }
     }
 
     func saveRegretRate(zoneId: String, rate: Double?) throws(StorageError) {
@@ -67,6 +69,7 @@ final class PredictorStore: Sendable {
     }
 
     func saveTopicModel(_ message: Data, version: String) throws(StorageError) {
-        try store.write { db in try db.cachedStatement(sql: "INSERT OR REPLACE INTO topic_model VALUES (1, ?, ?)").execute(arguments: [version, message]) }
+        try store.write { db in try db.cachedStatement(sql: "INSERT OR REPLACE INTO topic_model VALUES (1, ?, ?)")
+            .execute(arguments: [version, message]) }
     }
 }
