@@ -13,7 +13,7 @@ final class BenchEnvironment {
 
     init(executables: URL) throws {
         self.executables = executables
-        broker = try TestBroker()
+        broker = try TestBroker(autosaveInterval: 10)
         data = try TemporaryDirectory()
     }
 

@@ -11,7 +11,7 @@ struct IngestBenchmark {
     let rounds = 3
 
     func run() async throws {
-        let broker = try TestBroker()
+        let broker = try TestBroker(autosaveInterval: 10)
         let data = try TemporaryDirectory()
         print("== ingest (\(count) location events a round, QoS 1, one device per 100 events) ==")
 

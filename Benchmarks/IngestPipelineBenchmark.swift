@@ -10,7 +10,7 @@ struct IngestPipelineBenchmark {
     let count: Int
 
     func run() async throws {
-        let broker = try TestBroker()
+        let broker = try TestBroker(autosaveInterval: 10)
         let data = try TemporaryDirectory()
         let config = try broker.serviceConfig(service: "ingest", dataDirectory: data.url, instance: "micro")
         let runtime = try BusRuntime(service: "ingest", config: config, logger: .quiet)

@@ -11,7 +11,7 @@ struct NotifierHandlerBenchmark {
     var burst = 100
 
     func run() async throws {
-        let broker = try TestBroker()
+        let broker = try TestBroker(autosaveInterval: 10)
         let data = try TemporaryDirectory()
         let service = try NotifierService(config: try broker.serviceConfig(service: "notifier", dataDirectory: data.url, instance: "micro"), logger: .quiet)
         let task = Task { try await service.run() }

@@ -15,6 +15,19 @@ extension BusRuntime {
         }
     }
 
+    /// Every network turn's burst handlers (of every subscription) share one transaction of `store`:
+    /// one commit per turn, however many subscriptions the turn's messages came through.
+    public func commitEachTurn(to store: ServiceStore) {
+        client.handleBursts { [self] messages, deliver in
+            do {
+                try store.inOneTransaction(deliver)
+            } catch {
+                logger.error("cannot store a turn's messages", metadata: [LogKey.error: "\(error)", LogKey.count: "\(messages.count)"])
+                for message in messages { reportError(topic: message.topic, reason: "not stored: \(error)", payload: message.payload) }
+            }
+        }
+    }
+
     /// Handles `messages` one by one inside one transaction of `store`; if the commit fails, reports
     /// each of them as not stored.
     public func handle(_ messages: [MQTTMessage], committingTo store: ServiceStore, _ handle: (MQTTMessage) -> Void) {

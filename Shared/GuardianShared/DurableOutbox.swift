@@ -132,13 +132,7 @@ public final class DurableOutbox: Sendable {
             }
         }
         // Both in bursts, so the barrier is seen after the echoes ahead of it are stored.
-        try await client.subscribeInBursts(filter) { [self] messages in
-            do {
-                try store.inOneTransaction { for message in messages { confirm(message) } }
-            } catch {
-                logger.error("cannot clear echoed outbox rows", metadata: [LogKey.error: "\(error)"])
-            }
-        }
+        try await client.subscribeInBursts(filter) { [self] messages in confirm(messages) }
         try await client.subscribeInBursts(barrier) { messages in
             if messages.contains(where: { $0.payload == Data(token.utf8) }) { replayLeft("barrier") }
         }
@@ -153,21 +147,26 @@ public final class DurableOutbox: Sendable {
         }
     }
 
-    /// An echo of something this service published: its row (the oldest with that topic and payload) is
-    /// done. Echoes of what another replica published match no row and cost nothing.
-    func confirm(_ message: MQTTMessage) {
-        let echo = Echo(topic: message.topic, payload: message.payload)
-        let seq: Int64? = awaitingEcho.withLock { index in
-            guard var rows = index?[echo], !rows.isEmpty else { return nil }
-            let first = rows.removeFirst()
-            index?[echo] = rows.isEmpty ? nil : rows
-            return first
+    /// Echoes of what this service published: each one's row (the oldest with that topic and payload)
+    /// is done. Echoes of what another replica published match no row and cost nothing.
+    func confirm(_ echoes: [MQTTMessage]) {
+        let seqs: [Int64] = awaitingEcho.withLock { index in
+            echoes.compactMap { message in
+                // One lookup (hashing the payload is most of the cost), then changes in place.
+                guard let at = index?.index(forKey: Echo(topic: message.topic, payload: message.payload)) else { return nil }
+                let first = index!.values[at].removeFirst()
+                if index!.values[at].isEmpty { index!.remove(at: at) }
+                return first
+            }
         }
-        guard let seq else { return }
+        guard !seqs.isEmpty else { return }
         do {
-            try store.write { db in try db.cachedStatement(sql: "DELETE FROM outbox WHERE seq = ?").execute(arguments: [seq]) }
+            try store.write { db in
+                let delete = try db.cachedStatement(sql: "DELETE FROM outbox WHERE seq = ?")
+                for seq in seqs { try delete.execute(arguments: [seq]) }
+            }
         } catch {
-            logger.error("cannot clear an echoed outbox row", metadata: [LogKey.error: "\(error)"])
+            logger.error("cannot clear echoed outbox rows", metadata: [LogKey.error: "\(error)", LogKey.count: "\(seqs.count)"])
         }
     }
 

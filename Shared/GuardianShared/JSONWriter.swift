@@ -14,6 +14,15 @@ struct JSONWriter {
 
     mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
+        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: value.utf8)
+        } else {
+            escaped(value)
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func escaped(_ value: String) {
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): raw(#"\""#)
@@ -31,7 +40,6 @@ struct JSONWriter {
             default: bytes.append(byte)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     /// A finite number; returns false (writing nothing) for NaN and infinities, which JSON cannot hold.

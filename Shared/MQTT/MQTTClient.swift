@@ -95,6 +95,14 @@ public final class MQTTClient: Sendable {
         return id
     }
 
+    /// Runs all the burst handlers of each network turn inside `scope`, which must call `deliver`
+    /// exactly once: e.g. one database transaction for every subscription's burst of the turn, still
+    /// before any of the turn's messages is acknowledged. `messages` are the turn's messages for burst
+    /// handlers, for the scope to report should it fail.
+    public func handleBursts(within scope: @escaping @Sendable (_ messages: [MQTTMessage], _ deliver: () -> Void) -> Void) {
+        connection.state.withLock { $0.burstScope = scope }
+    }
+
     /// Removes a subscription made with a handler.
     public func unsubscribe(id: UInt32) { connection.unregister(id: id) }
 

@@ -10,13 +10,16 @@ import Glibc
 ///   them), and the broker's acknowledgements are written only after they return;
 /// - publishes waiting for room in the publish window are handed over.
 ///
-/// The writes of one turn go out corked, as few TCP segments. Other threads that queue something to
+/// The writes of one turn go out corked, as few TCP segments. After a turn that read something, the
+/// thread pauses for `coalescingPause` before polling again, so that under load a turn handles many
+/// messages with one transaction instead of one or two. Other threads that queue something to
 /// send wake the loop through a pipe, only while it sleeps in `poll`.
 extension MQTTConnection {
     static let maxReadsPerBurst = 1000
     /// Runs one turn; returns libmosquitto's result (anything but success ends the connection).
     func turn(timeoutMilliseconds: Int32) -> Int32 {
         let success = Int32(MOSQ_ERR_SUCCESS.rawValue)
+        var busy = false
         let socket = mosquitto_socket(handle)
         guard socket >= 0 else { return Int32(MOSQ_ERR_NO_CONN.rawValue) }
         // Announced before looking for work to write, so a packet queued after the look wakes the poll.
@@ -38,6 +41,7 @@ extension MQTTConnection {
             // which nothing drains here, leaves exactly that after each packet it queues: keep
             // reading until a read completes no packet (the socket is drained), up to a bound that
             // keeps acknowledgements prompt.
+            let before = packetsSeen.load(ordering: .relaxed)
             var reads = 0
             while reads < Self.maxReadsPerBurst {
                 let seen = packetsSeen.load(ordering: .relaxed)
@@ -47,6 +51,7 @@ extension MQTTConnection {
                 reads += 1
                 if packetsSeen.load(ordering: .relaxed) == seen { break }
             }
+            busy = packetsSeen.load(ordering: .relaxed) != before && reads < Self.maxReadsPerBurst
         }
         deliverBurst()
         releaseWaitingPublishes()
@@ -56,7 +61,15 @@ extension MQTTConnection {
             if rc != success || mosquitto_socket(handle) < 0 { return rc }
             setCork(socket, false)
         }
+        if busy { pause(configuration.coalescingPause) }
         return mosquitto_loop_misc(handle)
+    }
+
+    private func pause(_ duration: Duration) {
+        guard duration > .zero else { return }
+        let (seconds, attoseconds) = duration.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        _ = nanosleep(&request, nil)
     }
 
     /// Wakes the network thread after another thread queued a packet (publish, subscribe,
@@ -72,12 +85,19 @@ extension MQTTConnection {
     }
 
     /// Hands the messages collected for burst handlers during this turn's read to their handlers in
-    /// arrival order: each run of consecutive messages for one subscription is one call.
+    /// arrival order: each run of consecutive messages for one subscription is one call, and all the
+    /// calls of the turn run inside the burst scope, if one is set.
     private func deliverBurst() {
-        let burst = state.withLock { s -> [(UInt32, MQTTMessage)] in
+        let (burst, scope) = state.withLock { s -> ([(UInt32, MQTTMessage)], BurstScope?) in
             defer { s.burst.removeAll(keepingCapacity: true) }
-            return s.burst
+            return (s.burst, s.burstScope)
         }
+        guard !burst.isEmpty else { return }
+        guard let scope else { return deliverRuns(of: burst) }
+        scope(burst.map(\.1)) { deliverRuns(of: burst) }
+    }
+
+    private func deliverRuns(of burst: [(UInt32, MQTTMessage)]) {
         var start = 0
         while start < burst.count {
             let id = burst[start].0

@@ -23,6 +23,7 @@ final class MQTTConnection: Sendable {
     enum Phase { case idle, running, stopping, stopped }
 
     typealias Completion = @Sendable (Result<Void, MQTTError>) -> Void
+    typealias BurstScope = @Sendable (_ messages: [MQTTMessage], _ deliver: () -> Void) -> Void
 
     /// A publish not yet handed to libmosquitto: see `MQTTConfiguration.publishWindow`.
     struct WaitingPublish {
@@ -41,6 +42,8 @@ final class MQTTConnection: Sendable {
         var waiting: Deque<WaitingPublish> = []
         /// Messages for synchronous handlers read in the current turn, with their registration.
         var burst: [(UInt32, MQTTMessage)] = []
+        /// Wraps the burst handlers of one turn (see `MQTTClient.handleBursts(within:)`).
+        var burstScope: BurstScope?
         var everConnected = false
         var publishTopics: [Int32: String] = [:]
         var pendingSubacks: [Int32: UInt32] = [:]

@@ -13,6 +13,9 @@ public final class TestBroker: @unchecked Sendable {
     public let port: Int
     public let directory: URL
     public let access: Access
+    /// Seconds between the broker's saves of its state: 1 for tests that kill the broker and expect
+    /// what it held to come back; benchmarks use the shipped configuration's 10.
+    public let autosaveInterval: Int
     private(set) var pid: pid_t = 0
     private let lock = NSLock()
 
@@ -20,8 +23,9 @@ public final class TestBroker: @unchecked Sendable {
     public static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    public init(access: Access = .open) throws {
+    public init(access: Access = .open, autosaveInterval: Int = 1) throws {
         self.access = access
+        self.autosaveInterval = autosaveInterval
         port = try TestBroker.freePort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("guardian-broker-\(port)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
@@ -58,7 +62,7 @@ public final class TestBroker: @unchecked Sendable {
             "user \(TestBroker.currentUser)",
             "persistence true",
             "persistence_location \(directory.appendingPathComponent("data").path)/",
-            "autosave_interval 1",
+            "autosave_interval \(autosaveInterval)",
             "max_queued_messages 1000000",
             "max_queued_bytes 0",
             "queue_qos0_messages true",

@@ -50,6 +50,8 @@ public final class NotifierService: Service, Sendable {
         // Routing state as last seen, so queued messages are routed before the retained ones arrive again.
         for (topic, payload) in try store.retained.all() { applyRetained(topic: topic, payload: payload) }
         let prefix = runtime.topics.prefix
+        // Predictions and the echoes of what they notified, read in one turn, are stored with one commit.
+        runtime.commitEachTurn(to: store.store)
         // A notification must never arrive twice: after a crash, only what the broker never received is sent again.
         try await outbox.replayUnechoed(
             echoes: "\(prefix)/notifications/+", barrier: "\(runtime.topics.presence(Self.name, runtime.config.instanceId))/outbox")
@@ -95,7 +97,7 @@ public final class NotifierService: Service, Sendable {
     }
 
     func handlePrediction(_ message: MQTTMessage) {
-        guard let deviceId = topicId(message, at: 1), let prediction: PredictionDigest = decode(message) else { return }
+        guard let deviceId = topicId(message, at: 1), let prediction = PredictionDigest(scanning: message.payload) ?? decode(message) else { return }
         guard prediction.deviceId == deviceId else { return reject(message, "deviceId does not match the topic") }
         let now = clock.now()
         let (preferences, zone, history) = state.withLock {

@@ -1,7 +1,7 @@
 import GuardianShared
 
 /// The part of a prediction the notifier reads (the rest of the payload is skipped, not validated).
-struct PredictionDigest: Decodable, Sendable {
+struct PredictionDigest: Decodable, Equatable, Sendable {
     var id: String
     var deviceId: String
     var zoneId: String

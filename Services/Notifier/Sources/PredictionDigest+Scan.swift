@@ -1,0 +1,36 @@
+import Foundation
+import GuardianShared
+
+extension PredictionDigest {
+    static let scannedKeys: [StaticString] = ["id", "deviceId", "zoneId", "merchant", "probability", "threshold", "riskLevel"]
+
+    /// The digest of a plain, valid prediction, read without `JSONDecoder` (the notifier's hottest
+    /// path); nil whenever the decoder must look: then it decides, with the same rules, and words
+    /// any error.
+    init?(scanning payload: Data) {
+        guard let values = JSONFieldScanner.scan(payload, for: Self.scannedKeys),
+            case .string(let id)? = values[0], Self.isText(id, maxLength: 128),
+            case .string(let deviceId)? = values[1],
+            case .string(let zoneId)? = values[2], Identifier.isValid(zoneId),
+            case .number(let probability)? = values[4], (0...1).contains(probability),
+            case .number(let threshold)? = values[5], (0...1).contains(threshold),
+            case .string(let risk)? = values[6], let riskLevel = RiskLevel(rawValue: risk)
+        else { return nil }
+        switch values[3] {
+        case nil: merchant = nil
+        case .string(let name)? where Self.isText(name, maxLength: 128): merchant = name
+        default: return nil
+        }
+        self.id = id
+        self.deviceId = deviceId
+        self.zoneId = zoneId
+        self.probability = probability
+        self.threshold = threshold
+        self.riskLevel = riskLevel
+    }
+
+    /// What `KeyedDecodingContainer.text` accepts.
+    private static func isText(_ value: String, maxLength: Int) -> Bool {
+        !value.isEmpty && value.utf8.count <= maxLength && !value.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+    }
+}
