@@ -14,7 +14,9 @@ public final class BusRuntime: Sendable {
     public let counters = Counters()
     public let startedAt = Timestamp.now()
 
-    public init(service: String, config: GuardianConfig, logger: Logger) throws {
+    /// `coalescingPause`: see `MQTTConfiguration.coalescingPause` (for a service whose turns under
+    /// load are small and each cost a transaction).
+    public init(service: String, config: GuardianConfig, logger: Logger, coalescingPause: Duration = .zero) throws {
         self.service = service
         self.config = config
         var logger = logger
@@ -28,7 +30,9 @@ public final class BusRuntime: Sendable {
             payload: GuardianJSON.encode(
                 Presence(status: .offline, ts: startedAt, version: GuardianVersion.current, startedAt: startedAt, stats: [:])),
             qos: .atLeastOnce, retain: true)
-        client = try MQTTClient(configuration: config.mqttConfiguration(service: service, will: will), logger: logger)
+        var mqtt = try config.mqttConfiguration(service: service, will: will)
+        mqtt.coalescingPause = coalescingPause
+        client = try MQTTClient(configuration: mqtt, logger: logger)
     }
 
     /// Connects (retrying until the broker answers) and announces the instance online. A graceful

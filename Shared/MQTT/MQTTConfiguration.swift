@@ -34,8 +34,8 @@ public struct MQTTConfiguration: Sendable {
     /// After a turn of the network thread that read something (but not the most a turn reads), how
     /// long it pauses before looking again. Under load, what arrives meanwhile is read, stored and
     /// acknowledged in the next turn together (one transaction and fewer system calls instead of a
-    /// turn per message or two); a message waits at most this much longer. Zero turns it off.
-    public var coalescingPause: Duration = .microseconds(200)
+    /// turn per message or two); a message waits at most this much longer. Zero (the default) turns it off.
+    public var coalescingPause: Duration = .zero
 
     public init(
         host: String = "127.0.0.1", port: Int = 1883, username: String? = nil, password: String? = nil,

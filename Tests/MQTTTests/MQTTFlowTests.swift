@@ -63,6 +63,50 @@ struct MQTTFlowTests {
         await subscriber.shutdown()
     }
 
+    @Test("with a coalescing pause, one turn takes what arrived meanwhile, and the burst scope wraps every subscription's handlers of the turn")
+    func coalescedTurns() async throws {
+        let broker = try TestBroker()
+        let count = 200
+        struct Turn { var messages: [Int] = []; var handled: [Int] = [] }
+        let turns = Mutex<[Turn]>([])
+        let outsideScope = Atomic<Int>(0)
+        let inScope = Mutex(false)
+        var configuration = broker.configuration("coalesce-sub")
+        configuration.coalescingPause = .milliseconds(20)
+        let subscriber = try MQTTClient(configuration: configuration, logger: .quiet)
+        @Sendable func number(_ message: MQTTMessage) -> Int { Int(String(decoding: message.payload, as: UTF8.self)) ?? -1 }
+        subscriber.handleBursts { messages, deliver in
+            turns.withLock { $0.append(Turn(messages: messages.map(number))) }
+            inScope.withLock { $0 = true }
+            deliver()
+            inScope.withLock { $0 = false }
+        }
+        for filter in ["coalesce/a", "coalesce/b"] {
+            try await subscriber.subscribeInBursts(filter) { messages in
+                if !inScope.withLock({ $0 }) { outsideScope.add(1, ordering: .relaxed) }
+                turns.withLock { $0[$0.count - 1].handled += messages.map(number) }
+            }
+        }
+        try await subscriber.connect(timeout: .seconds(5))
+        let publisher = try await broker.connectedClient("coalesce-pub")
+        // One message a millisecond: without the pause most turns would read one.
+        for i in 0..<count {
+            publisher.publish(MQTTOutgoing(topic: i % 2 == 0 ? "coalesce/a" : "coalesce/b", payload: Data("\(i)".utf8))) { _ in }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while turns.withLock({ $0.map(\.handled.count).reduce(0, +) }) < count && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let seen = turns.withLock { $0 }
+        #expect(seen.flatMap(\.messages) == Array(0..<count))
+        #expect(seen.allSatisfy { $0.handled.sorted() == $0.messages.sorted() }, "each turn's handlers see exactly the scope's messages")
+        #expect(outsideScope.load(ordering: .relaxed) == 0)
+        #expect(seen.count < count / 4, "\(seen.count) turns for \(count) messages")
+        await publisher.shutdown()
+        await subscriber.shutdown()
+    }
+
     @Test("a publish from another thread wakes the network thread sleeping in poll")
     func wakesPromptly() async throws {
         let broker = try TestBroker()
