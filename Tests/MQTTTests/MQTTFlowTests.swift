@@ -66,13 +66,13 @@ struct MQTTFlowTests {
     @Test("with a coalescing pause, one turn takes what arrived meanwhile, and the burst scope wraps every subscription's handlers of the turn")
     func coalescedTurns() async throws {
         let broker = try TestBroker()
-        let count = 200
+        let spaced = 10
         struct Turn { var messages: [Int] = []; var handled: [Int] = [] }
         let turns = Mutex<[Turn]>([])
         let outsideScope = Atomic<Int>(0)
         let inScope = Mutex(false)
         var configuration = broker.configuration("coalesce-sub")
-        configuration.coalescingPause = .milliseconds(20)
+        configuration.coalescingPause = .seconds(1)
         let subscriber = try MQTTClient(configuration: configuration, logger: .quiet)
         @Sendable func number(_ message: MQTTMessage) -> Int { Int(String(decoding: message.payload, as: UTF8.self)) ?? -1 }
         subscriber.handleBursts { messages, deliver in
@@ -89,20 +89,25 @@ struct MQTTFlowTests {
         }
         try await subscriber.connect(timeout: .seconds(5))
         let publisher = try await broker.connectedClient("coalesce-pub")
-        // One message a millisecond: without the pause most turns would read one.
-        for i in 0..<count {
-            publisher.publish(MQTTOutgoing(topic: i % 2 == 0 ? "coalesce/a" : "coalesce/b", payload: Data("\(i)".utf8))) { _ in }
-            try await Task.sleep(for: .milliseconds(1))
+        func publish(_ i: Int) { publisher.publish(MQTTOutgoing(topic: i % 2 == 0 ? "coalesce/a" : "coalesce/b", payload: Data("\(i)".utf8))) { _ in } }
+        func handled() -> Int { turns.withLock { $0.map(\.handled.count).reduce(0, +) } }
+        func waitFor(_ count: Int) async throws {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while handled() < count && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         }
-        let deadline = ContinuousClock.now + .seconds(20)
-        while turns.withLock({ $0.map(\.handled.count).reduce(0, +) }) < count && ContinuousClock.now < deadline {
+        publish(0)
+        try await waitFor(1)
+        // Spaced out while the subscriber pauses after its first turn: without the pause, a turn each.
+        for i in 1...spaced {
+            publish(i)
             try await Task.sleep(for: .milliseconds(20))
         }
+        try await waitFor(spaced + 1)
         let seen = turns.withLock { $0 }
-        #expect(seen.flatMap(\.messages) == Array(0..<count))
+        #expect(seen.flatMap(\.messages) == Array(0...spaced))
         #expect(seen.allSatisfy { $0.handled.sorted() == $0.messages.sorted() }, "each turn's handlers see exactly the scope's messages")
         #expect(outsideScope.load(ordering: .relaxed) == 0)
-        #expect(seen.count < count / 4, "\(seen.count) turns for \(count) messages")
+        #expect(seen.count <= 3, "\(seen.count) turns for \(spaced + 1) messages")
         await publisher.shutdown()
         await subscriber.shutdown()
     }
