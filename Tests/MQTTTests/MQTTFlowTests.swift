@@ -63,20 +63,21 @@ struct MQTTFlowTests {
         await subscriber.shutdown()
     }
 
-    @Test("with a coalescing pause, one turn takes what arrived meanwhile, and the burst scope wraps every subscription's handlers of the turn")
+    @Test("with a coalescing pause, turns that read something are a pause apart and take what arrived meanwhile; the burst scope wraps every subscription's handlers of the turn")
     func coalescedTurns() async throws {
         let broker = try TestBroker()
-        let spaced = 10
-        struct Turn { var messages: [Int] = []; var handled: [Int] = [] }
+        let later = 10
+        struct Turn { var at: ContinuousClock.Instant; var messages: [Int]; var handled: [Int] = [] }
         let turns = Mutex<[Turn]>([])
         let outsideScope = Atomic<Int>(0)
         let inScope = Mutex(false)
+        let pause = Duration.seconds(1)
         var configuration = broker.configuration("coalesce-sub")
-        configuration.coalescingPause = .seconds(1)
+        configuration.coalescingPause = pause
         let subscriber = try MQTTClient(configuration: configuration, logger: .quiet)
         @Sendable func number(_ message: MQTTMessage) -> Int { Int(String(decoding: message.payload, as: UTF8.self)) ?? -1 }
         subscriber.handleBursts { messages, deliver in
-            turns.withLock { $0.append(Turn(messages: messages.map(number))) }
+            turns.withLock { $0.append(Turn(at: .now, messages: messages.map(number))) }
             inScope.withLock { $0 = true }
             deliver()
             inScope.withLock { $0 = false }
@@ -90,24 +91,24 @@ struct MQTTFlowTests {
         try await subscriber.connect(timeout: .seconds(5))
         let publisher = try await broker.connectedClient("coalesce-pub")
         func publish(_ i: Int) { publisher.publish(MQTTOutgoing(topic: i % 2 == 0 ? "coalesce/a" : "coalesce/b", payload: Data("\(i)".utf8))) { _ in } }
-        func handled() -> Int { turns.withLock { $0.map(\.handled.count).reduce(0, +) } }
-        func waitFor(_ count: Int) async throws {
+        func waitForHandled(_ count: Int) async throws {
             let deadline = ContinuousClock.now + .seconds(20)
-            while handled() < count && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            while turns.withLock({ $0.map(\.handled.count).reduce(0, +) }) < count && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
         }
         publish(0)
-        try await waitFor(1)
-        // Spaced out while the subscriber pauses after its first turn: without the pause, a turn each.
-        for i in 1...spaced {
-            publish(i)
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        try await waitFor(spaced + 1)
+        try await waitForHandled(1)
+        for i in 1...later { publish(i) }  // arrive within the pause that follows the first turn (or the next one)
+        try await waitForHandled(later + 1)
         let seen = turns.withLock { $0 }
-        #expect(seen.flatMap(\.messages) == Array(0...spaced))
+        #expect(seen.flatMap(\.messages) == Array(0...later))
         #expect(seen.allSatisfy { $0.handled.sorted() == $0.messages.sorted() }, "each turn's handlers see exactly the scope's messages")
         #expect(outsideScope.load(ordering: .relaxed) == 0)
-        #expect(seen.count <= 3, "\(seen.count) turns for \(spaced + 1) messages")
+        for (earlier, next) in zip(seen, seen.dropFirst()) {
+            #expect(next.at - earlier.at >= pause * 0.9, "turns \(earlier.messages) and \(next.messages) only \(next.at - earlier.at) apart")
+        }
+        #expect(seen.count <= 3, "\(seen.count) turns for \(later + 1) messages")
         await publisher.shutdown()
         await subscriber.shutdown()
     }
