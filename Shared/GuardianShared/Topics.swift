@@ -1,8 +1,13 @@
 /// Every topic of the contract, under the configured prefix (default `guardian`).
 public struct Topics: Sendable {
     public let prefix: String
+    /// `prefix` and the level separator, which every topic under it starts with.
+    private let root: String
 
-    public init(prefix: String = "guardian") { self.prefix = prefix }
+    public init(prefix: String = "guardian") {
+        self.prefix = prefix
+        root = prefix + "/"
+    }
 
     // Devices → ingest
     public func deviceUpload(_ deviceId: String, _ kind: EventKind) -> String { "\(prefix)/devices/\(deviceId)/\(kind.rawValue)" }
@@ -28,7 +33,7 @@ public struct Topics: Sendable {
 
     /// Splits a topic under the prefix into its levels after the prefix, e.g. `["devices", "phone-1", "location"]`.
     public func levels(of topic: String) -> [Substring]? {
-        guard topic.hasPrefix(prefix + "/") else { return nil }
-        return topic.dropFirst(prefix.count + 1).split(separator: "/", omittingEmptySubsequences: false)
+        guard topic.hasPrefix(root) else { return nil }
+        return topic.dropFirst(root.count).split(separator: "/", omittingEmptySubsequences: false)
     }
 }

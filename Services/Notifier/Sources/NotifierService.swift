@@ -109,14 +109,15 @@ public final class NotifierService: Service, Sendable {
             probability: prediction.probability, defaultThreshold: prediction.threshold, zoneId: prediction.zoneId, preferences: preferences,
             timeZone: zone, now: now, nudgesInLastHour: history.lastHour, lastNudgeForZone: history.lastForZone)
         let (title, body) = NotificationText.nudge(prediction, zoneName: nil)
+        var data: [String: JSONObject] = [
+            "deviceId": .string(deviceId), "zoneId": .string(prediction.zoneId), "probability": .number(prediction.probability),
+            "riskLevel": .string(prediction.riskLevel.rawValue), "predictionId": .string(prediction.id),
+        ]
+        if let merchant = prediction.merchant { data["merchant"] = .string(merchant) }
         let notification = UserNotification(
             id: "nudge-\(prediction.id)", ts: now, kind: .spendingNudge, title: title, body: body,
-            priority: prediction.riskLevel == .high ? .high : .normal,
-            data: [
-                "deviceId": .string(deviceId), "zoneId": .string(prediction.zoneId), "probability": .number(prediction.probability),
-                "riskLevel": .string(prediction.riskLevel.rawValue), "predictionId": .string(prediction.id),
-            ].merging(prediction.merchant.map { ["merchant": .string($0)] } ?? [:]) { a, _ in a })
-        dispatch(notification, to: [deviceId], decision: decision, zoneId: prediction.zoneId, preferences: [deviceId: preferences], source: message)
+            priority: prediction.riskLevel == .high ? .high : .normal, data: data)
+        dispatch(notification, to: [deviceId], decision: decision, zoneId: prediction.zoneId, preferences: [deviceId: preferences], source: message, at: now)
     }
 
     func handleReply(_ message: MQTTMessage) {
@@ -193,20 +194,19 @@ public final class NotifierService: Service, Sendable {
         for recipient in recipients {
             let (preferences, zone) = state.withLock { ($0.household.preferences[recipient], $0.household.timeZone(of: recipient)) }
             let decision = rules.other(priority: notification.priority, preferences: preferences, timeZone: zone, now: now)
-            dispatch(notification, to: [recipient], decision: decision, zoneId: nil, preferences: [recipient: preferences], source: source)
+            dispatch(notification, to: [recipient], decision: decision, zoneId: nil, preferences: [recipient: preferences], source: source, at: now)
         }
     }
 
     private func dispatch(
         _ notification: UserNotification, to recipients: [String], decision: NotificationRules.Decision, zoneId: String?,
-        preferences: [String: UserPreferences?], source: MQTTMessage
+        preferences: [String: UserPreferences?], source: MQTTMessage, at now: Timestamp
     ) {
         if case .drop(let reason) = decision {
             runtime.counters.increment("dropped")
             runtime.logger.debug("notification dropped", metadata: ["notification.id": "\(notification.id)", LogKey.reason: "\(reason)"])
             return
         }
-        let now = clock.now()
         do {
             let (staged, fresh) = try store.store.write { db -> ([DurableOutbox.Staged], Int) in
                 var staged: [DurableOutbox.Staged] = []
@@ -226,7 +226,7 @@ public final class NotifierService: Service, Sendable {
             if notification.kind == .spendingNudge && decision == .deliver && fresh > 0 {
                 state.withLock { s in for recipient in recipients { s.ledger.record(recipient: recipient, zoneId: zoneId, at: now) } }
             }
-            runtime.counters.increment("duplicates", by: recipients.count - fresh)
+            if fresh < recipients.count { runtime.counters.increment("duplicates", by: recipients.count - fresh) }
             runtime.counters.increment(decision == .deliver ? "delivered" : "held", by: fresh)
             outbox.send(staged)
         } catch {
