@@ -22,8 +22,7 @@ extension BusRuntime {
             do {
                 try store.inOneTransaction(deliver)
             } catch {
-                logger.error("cannot store a turn's messages", metadata: [LogKey.error: "\(error)", LogKey.count: "\(messages.count)"])
-                for message in messages { reportError(topic: message.topic, reason: "not stored: \(error)", payload: message.payload) }
+                reportNotStored(messages, error)
             }
         }
     }
@@ -34,8 +33,12 @@ extension BusRuntime {
         do {
             try store.inOneTransaction { for message in messages { handle(message) } }
         } catch {
-            logger.error("cannot store a burst of messages", metadata: [LogKey.error: "\(error)", LogKey.count: "\(messages.count)"])
-            for message in messages { reportError(topic: message.topic, reason: "not stored: \(error)", payload: message.payload) }
+            reportNotStored(messages, error)
         }
+    }
+
+    private func reportNotStored(_ messages: [MQTTMessage], _ error: any Error) {
+        logger.error("cannot store a burst of messages", metadata: [LogKey.error: "\(error)", LogKey.count: "\(messages.count)"])
+        for message in messages { reportError(topic: message.topic, reason: "not stored: \(error)", payload: message.payload) }
     }
 }

@@ -41,7 +41,7 @@ private struct Reader {
                 skipSpace()
                 guard take(UInt8(ascii: ":")) else { return nil }
                 skipSpace()
-                if let slot = keys.firstIndex(where: { equal(key, $0) }) {
+                if let slot = keys.firstIndex(where: { Self.equal(key, in: bytes, $0) }) {
                     guard found[slot] == nil, let value = chosenValue() else { return nil }
                     found[slot] = value
                 } else {
@@ -167,8 +167,6 @@ private struct Reader {
     private mutating func skipSpace() {
         while at < bytes.count, bytes[at] == 0x20 || bytes[at] == 0x0A || bytes[at] == 0x0D || bytes[at] == 0x09 { at += 1 }
     }
-
-    private func equal(_ range: Range<Int>, _ word: StaticString) -> Bool { Self.equal(range, in: bytes, word) }
 
     private static func equal(_ range: Range<Int>, in bytes: UnsafeRawBufferPointer, _ word: StaticString) -> Bool {
         guard range.count == word.utf8CodeUnitCount else { return false }

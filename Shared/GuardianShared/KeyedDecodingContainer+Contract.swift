@@ -53,13 +53,7 @@ extension KeyedDecodingContainer {
     }
 
     private func checkText(_ value: String, _ key: Key, _ maxLength: Int) throws -> String {
-        guard !value.isEmpty else { throw ContractViolation(path: codingPath + [key], "must not be empty") }
-        guard value.utf8.count <= maxLength else {
-            throw ContractViolation(path: codingPath + [key], "must be at most \(maxLength) bytes, got \(value.utf8.count)")
-        }
-        guard !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw ContractViolation(path: codingPath + [key], "must not contain control characters")
-        }
+        if let problem = ContractText.problem(value, maxLength: maxLength) { throw ContractViolation(path: codingPath + [key], problem) }
         return value
     }
 }

@@ -9,7 +9,7 @@ extension PredictionDigest {
     /// any error.
     init?(scanning payload: Data) {
         guard let values = JSONFieldScanner.scan(payload, for: Self.scannedKeys),
-            case .string(let id)? = values[0], Self.isText(id, maxLength: 128),
+            case .string(let id)? = values[0], ContractText.problem(id, maxLength: 128) == nil,
             case .string(let deviceId)? = values[1],
             case .string(let zoneId)? = values[2], Identifier.isValid(zoneId),
             case .number(let probability)? = values[4], (0...1).contains(probability),
@@ -18,7 +18,7 @@ extension PredictionDigest {
         else { return nil }
         switch values[3] {
         case nil: merchant = nil
-        case .string(let name)? where Self.isText(name, maxLength: 128): merchant = name
+        case .string(let name)? where ContractText.problem(name, maxLength: 128) == nil: merchant = name
         default: return nil
         }
         self.id = id
@@ -27,10 +27,5 @@ extension PredictionDigest {
         self.probability = probability
         self.threshold = threshold
         self.riskLevel = riskLevel
-    }
-
-    /// What `KeyedDecodingContainer.text` accepts.
-    private static func isText(_ value: String, maxLength: Int) -> Bool {
-        !value.isEmpty && value.utf8.count <= maxLength && !value.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
     }
 }
