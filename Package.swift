@@ -160,6 +160,11 @@ let package = Package(
             name: "PredictorTests", dependencies: ["GuardianPredictor", "GuardianTestSupport"],
             path: "Tests/PredictorTests", swiftSettings: strict),
         .testTarget(
+            name: "PrivacyTests", dependencies: [
+                "GuardianIngest", "GuardianGeofence", "GuardianPredictor", "GuardianTimeline", "GuardianCommandRouter", "GuardianNotifier",
+                "GuardianTestSupport", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ], path: "Tests/PrivacyTests", swiftSettings: strict),
+        .testTarget(
             name: "IngestTests", dependencies: ["GuardianIngest", "GuardianTestSupport"],
             path: "Tests/IngestTests", swiftSettings: strict),
     ]

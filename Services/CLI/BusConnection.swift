@@ -6,6 +6,12 @@ import MQTT
 /// The CLI's MQTT connection, configured like a service (user `guardian-cli` unless overridden).
 enum BusConnection {
     static func connect(clientSuffix: String) async throws -> (MQTTClient, Topics) {
+        let (client, topics, _) = try await connectAsUser(clientSuffix: clientSuffix)
+        return (client, topics)
+    }
+
+    /// Also returns the user the CLI connected as (the requester of privacy requests).
+    static func connectAsUser(clientSuffix: String) async throws -> (MQTTClient, Topics, String) {
         let config = try GuardianConfig()
         var logger = Logger(label: "guardian.cli")
         logger.logLevel = .warning
@@ -15,6 +21,6 @@ enum BusConnection {
         mqtt.sessionExpirySeconds = 0
         let client = try MQTTClient(configuration: mqtt, logger: logger)
         try await client.connect(timeout: .seconds(10))
-        return (client, Topics(prefix: config.topicPrefix))
+        return (client, Topics(prefix: config.topicPrefix), mqtt.username ?? "guardian-cli")
     }
 }

@@ -103,7 +103,9 @@ public final class BusRuntime: Sendable {
         stats["mqttReceived"] = mqtt.received
         stats["mqttPublished"] = mqtt.published
         stats["mqttConnects"] = mqtt.connects
-        let presence = Presence(status: status, ts: .now(), version: GuardianVersion.current, startedAt: startedAt, stats: stats)
+        let presence = Presence(
+            status: status, ts: .now(), version: GuardianVersion.current, startedAt: startedAt, stats: stats,
+            shard: config.shard.count > 1 ? config.shard.description : nil)
         client.publish(
             MQTTOutgoing(topic: topics.presence(service, config.instanceId), payload: GuardianJSON.encode(presence), retain: true)
         ) { _ in }

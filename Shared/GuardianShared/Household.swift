@@ -10,7 +10,7 @@ public struct Household: Sendable {
     public init() {}
 
     /// Applies one message, given its topic levels after the prefix; false when it is none of these.
-    /// An empty payload forgets a family or preferences.
+    /// An empty payload (a cleared retained message) forgets a family, preferences or a profile.
     public mutating func apply(levels: [Substring], payload: Data) throws -> Bool {
         guard levels.count >= 2, Identifier.isValid(levels[1]) else { return false }
         let id = String(levels[1])
@@ -20,7 +20,7 @@ public struct Household: Sendable {
         case ("users", 3, "preferences"):
             preferences[id] = payload.isEmpty ? nil : try JSONDecoder().decodePayload(UserPreferences.self, from: payload)
         case ("events", 3, "profile"):
-            timeZones[id] = try JSONDecoder().decodePayload(DeviceEvent<DeviceProfile>.self, from: payload).body.timeZone
+            timeZones[id] = payload.isEmpty ? nil : try JSONDecoder().decodePayload(DeviceEvent<DeviceProfile>.self, from: payload).body.timeZone
         default:
             return false
         }
@@ -30,5 +30,11 @@ public struct Household: Sendable {
     /// The time zone a person or device lives in: their preferences', else their profile's, else UTC.
     public func timeZone(of id: String) -> TimeZone {
         preferences[id]?.timezone.flatMap(TimeZone.init(identifier:)) ?? timeZones[id] ?? TimeZone(identifier: "UTC")!
+    }
+
+    /// Forgets an erased device's preferences and time zone.
+    public mutating func forget(_ id: String) {
+        preferences[id] = nil
+        timeZones[id] = nil
     }
 }

@@ -53,3 +53,15 @@ public indirect enum JSONObject: Codable, Sendable, Equatable {
         return nil
     }
 }
+
+extension JSONObject {
+    /// A stored payload read back as JSON (for exports); `.null` if it is not JSON.
+    public init(payload: Data) {
+        self = (try? JSONDecoder().decode(JSONObject.self, from: payload)) ?? .null
+    }
+
+    /// Any encodable value as JSON (for exports of the service's own types).
+    public init(encoding value: some Encodable) {
+        self.init(payload: GuardianJSON.encode(value))
+    }
+}

@@ -2,6 +2,7 @@
 public enum LogKey {
     public static let topic = "mqtt.topic"
     public static let deviceId = "device.id"
+    public static let requester = "privacy.requester"
     public static let service = "service"
     public static let instance = "service.instance"
     public static let reason = "reason"

@@ -29,6 +29,8 @@ public final class ServiceStore: Sendable {
             if db.configuration.readonly == false {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
                 try db.execute(sql: "PRAGMA wal_autocheckpoint = 10000")
+                // Deleted rows are overwritten, so an erased device leaves no readable trace in the file.
+                try db.execute(sql: "PRAGMA secure_delete = ON")
             }
         }
         configuration.busyMode = .timeout(5)
@@ -159,6 +161,17 @@ public final class ServiceStore: Sendable {
         guard let checkpointer else { return }
         do {
             try checkpointer.writeWithoutTransaction { db in _ = try db.checkpoint(.passive) }
+        } catch {
+            throw StorageError.writeFailed(path: path, reason: "checkpoint: \(error)", code: nil)
+        }
+    }
+
+    /// Copies the whole WAL into the database file and truncates it to zero bytes, so that no old
+    /// page (e.g. of rows just erased) survives in it. Waits for a writer on another connection.
+    public func truncateLog() throws(StorageError) {
+        guard path != ":memory:" else { return }
+        do {
+            try queue.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
         } catch {
             throw StorageError.writeFailed(path: path, reason: "checkpoint: \(error)", code: nil)
         }

@@ -28,6 +28,27 @@ public struct Topics: Sendable {
     public func presence(_ service: String, _ instanceId: String) -> String { "\(prefix)/services/\(service)/\(instanceId)" }
     public var allPresence: String { "\(prefix)/services/+/+" }
 
+    // Privacy
+    /// Every requester's privacy requests: `guardian/privacy/requests/+`.
+    public var privacyRequests: String { "\(prefix)/privacy/requests/+" }
+    public func privacyRequests(_ requesterId: String) -> String { "\(prefix)/privacy/requests/\(requesterId)" }
+    public func privacyReceipt(_ requesterId: String, _ requestId: String, _ service: String, _ instanceId: String) -> String {
+        "\(prefix)/privacy/receipts/\(requesterId)/\(requestId)/\(service)/\(instanceId)"
+    }
+    public func privacyExport(_ requesterId: String, _ requestId: String, _ service: String, _ instanceId: String) -> String {
+        "\(prefix)/privacy/exports/\(requesterId)/\(requestId)/\(service)/\(instanceId)"
+    }
+
+    // Retained state about a device, which erasing it clears
+    public var families: String { "\(prefix)/families/+" }
+    public func family(_ familyId: String) -> String { "\(prefix)/families/\(familyId)" }
+    public func profile(_ deviceId: String) -> String { "\(prefix)/devices/\(deviceId)/profile" }
+    public func preferences(_ userId: String) -> String { "\(prefix)/users/\(userId)/preferences" }
+    public func timelineDay(_ deviceId: String, _ date: String) -> String { "\(prefix)/timeline/\(deviceId)/days/\(date)" }
+    public func childCommand(_ deviceId: String) -> String { "\(prefix)/children/\(deviceId)/command" }
+    public func childPolicy(_ deviceId: String) -> String { "\(prefix)/children/\(deviceId)/policy" }
+    public func childStatus(_ deviceId: String) -> String { "\(prefix)/children/\(deviceId)/status" }
+
     /// `$share/{group}/{filter}`: replicas of a stateless service split the messages.
     public static func shared(_ group: String, _ filter: String) -> String { "$share/\(group)/\(filter)" }
 

@@ -25,6 +25,11 @@ public final class CommandRouterService: Service, Sendable {
     let usesModel: Bool
     let clock: ServiceClock
     let state = Mutex(State())
+    let privacy: PrivacyDesk
+
+    /// What the router keeps besides each child's rules: app usage for activity questions, and the
+    /// ids of handled commands (so a redelivered one is not applied twice).
+    static let retainedKinds = [RetentionPolicy.Kind("usage", days: 30), RetentionPolicy.Kind("handledCommands", days: 30)]
 
     public init(config: GuardianConfig, logger: Logger, clock: ServiceClock = .system, interpreter: (any Interpreter)? = nil) throws {
         runtime = try BusRuntime(service: Self.name, config: config, logger: logger)
@@ -41,6 +46,7 @@ public final class CommandRouterService: Service, Sendable {
             usesModel = false
         }
         self.clock = clock
+        privacy = try PrivacyDesk(runtime: runtime, store: store.store, kinds: Self.retainedKinds, sharded: true, clock: clock)
     }
 
     public var counters: Counters { runtime.counters }
@@ -57,11 +63,13 @@ public final class CommandRouterService: Service, Sendable {
         try await runtime.client.subscribe("\(prefix)/parents/+/commands") { [self] in handleCommand($0) }
         try await runtime.client.subscribe("\(prefix)/parents/+/activity") { [self] in handleActivity($0) }
         try await runtime.client.subscribe(runtime.topics.events(kind: .usage)) { [self] in handleUsage($0) }
+        try await privacy.open(for: self)
         try await runtime.start()
         refreshPolicies()
 
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [outbox] in await outbox.runFlushing() }
+            group.addTask { [privacy] in await privacy.runSweeping() }
             group.addTask { [self] in
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .milliseconds(250))
@@ -185,7 +193,7 @@ public final class CommandRouterService: Service, Sendable {
             }
             do {
                 let staged = try store.store.write { db -> [DurableOutbox.Staged] in
-                    guard try store.firstTime(commandId: id, parent: parent, in: db) else { return [] }
+                    guard try store.firstTime(commandId: id, parent: parent, at: now, in: db) else { return [] }
                     try store.save(child, deviceId: deviceId, in: db)
                     return try messages.map { try outbox.stage($0, in: db) }
                 }
@@ -245,7 +253,7 @@ public final class CommandRouterService: Service, Sendable {
         guard let event = try? JSONDecoder().decodePayload(DeviceEvent<AppUsage>.self, from: message.payload),
             message.topic == runtime.topics.event(event.deviceId, .usage)
         else { return runtime.reportError(topic: message.topic, reason: "not a usage event for this topic", payload: message.payload) }
-        guard runtime.config.shard.owns(deviceId: event.deviceId) else { return }
+        guard runtime.config.shard.owns(deviceId: event.deviceId), !privacy.isErased(event.deviceId, at: event.ts) else { return }
         try? store.addUsage(deviceId: event.deviceId, ts: event.ts, usage: event.body)
     }
 

@@ -22,6 +22,11 @@ final class RouterStore: Sendable {
         }
         RetainedStateCache.register(in: &migrator)
         DurableOutbox.register(in: &migrator)
+        PrivacyDesk.register(in: &migrator)
+        migrator.registerMigration("v2-handled-at") { db in
+            // When each command id was handled, so the de-duplication record can be pruned by age.
+            try db.execute(sql: "ALTER TABLE handled ADD COLUMN at INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }()
 
@@ -55,8 +60,8 @@ final class RouterStore: Sendable {
     }
 
     /// Records a parent's command id; false when it was handled before (a redelivery).
-    func firstTime(commandId: String, parent: String, in db: Database) throws -> Bool {
-        try db.execute(sql: "INSERT OR IGNORE INTO handled VALUES (?, ?)", arguments: [commandId, parent])
+    func firstTime(commandId: String, parent: String, at: Timestamp, in db: Database) throws -> Bool {
+        try db.execute(sql: "INSERT OR IGNORE INTO handled (command_id, parent, at) VALUES (?, ?, ?)", arguments: [commandId, parent, at.milliseconds])
         return db.changesCount > 0
     }
 
@@ -82,5 +87,54 @@ final class RouterStore: Sendable {
             }
             return (apps, categories)
         }
+    }
+
+    // MARK: Privacy
+
+    /// The child's rules and policy, its app usage, and its cached profile.
+    func erase(deviceId: String, in db: Database) throws -> [String: Int] {
+        try db.execute(sql: "DELETE FROM children WHERE device_id = ?", arguments: [deviceId])
+        let rules = db.changesCount
+        try db.execute(sql: "DELETE FROM usage WHERE device_id = ?", arguments: [deviceId])
+        let usage = db.changesCount
+        try db.execute(
+            sql: "DELETE FROM retained_state WHERE instr(topic || '/', '/' || ? || '/') > 0 AND topic NOT LIKE '%/families/%'", arguments: [deviceId])
+        return ["rules": rules, "usage": usage, "profiles": db.changesCount]
+    }
+
+    func export(deviceId: String, in db: Database) throws -> [String: JSONObject] {
+        var data: [String: JSONObject] = [:]
+        if let row = try Row.fetchOne(db, sql: "SELECT rules, version, published FROM children WHERE device_id = ?", arguments: [deviceId]) {
+            data["rules"] = JSONObject(payload: row["rules"])
+            data["policyVersion"] = .number(Double(row["version"] as Int))
+            if let published: Data = row["published"] { data["restrictions"] = JSONObject(payload: published) }
+        }
+        data["usage"] = .array(
+            try Row.fetchAll(db, sql: "SELECT ts, app, category, seconds FROM usage WHERE device_id = ? ORDER BY ts", arguments: [deviceId]).map { row in
+                var item: [String: JSONObject] = [
+                    "ts": .string(Timestamp(milliseconds: row["ts"]).rfc3339), "app": .string(row["app"]), "seconds": .number(row["seconds"]),
+                ]
+                if let category: String = row["category"] { item["category"] = .string(category) }
+                return .object(item)
+            })
+        return data
+    }
+
+    /// Forgets app usage and handled command ids older than their cutoffs.
+    func prune(usage: Timestamp?, handledCommands: Timestamp?, in db: Database) throws -> [String: Int] {
+        var pruned: [String: Int] = [:]
+        if let usage {
+            try db.execute(sql: "DELETE FROM usage WHERE ts < ?", arguments: [usage.milliseconds])
+            pruned["usage"] = db.changesCount
+        }
+        if let handledCommands {
+            try db.execute(sql: "DELETE FROM handled WHERE at < ?", arguments: [handledCommands.milliseconds])
+            pruned["handledCommands"] = db.changesCount
+        }
+        return pruned
+    }
+
+    func forgetChild(_ deviceId: String) throws(StorageError) {
+        try store.write { db in try db.execute(sql: "DELETE FROM children WHERE device_id = ?", arguments: [deviceId]) }
     }
 }

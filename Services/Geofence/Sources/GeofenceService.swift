@@ -20,10 +20,15 @@ public final class GeofenceService: Service, Sendable {
     let outbox: DurableOutbox
     let tracker: VisitTracker
     let state = Mutex(State())
+    let privacy: PrivacyDesk
 
-    public init(config: GuardianConfig, logger: Logger) throws {
+    /// What geofence keeps: each device's last position and open visits, forgotten after this long without a fix.
+    static let retainedKinds = [RetentionPolicy.Kind("visits", days: 30)]
+
+    public init(config: GuardianConfig, logger: Logger, clock: ServiceClock = .system) throws {
         runtime = try BusRuntime(service: Self.name, config: config, logger: logger)
         store = try GeofenceStore(config: config, logger: runtime.logger)
+        privacy = try PrivacyDesk(runtime: runtime, store: store.store, kinds: Self.retainedKinds, sharded: true, clock: clock)
         outbox = DurableOutbox(store: store.store, client: runtime.client, logger: runtime.logger)
         tracker = VisitTracker(settings: try GeofenceSettings(environment: config.environment))
     }
@@ -48,10 +53,12 @@ public final class GeofenceService: Service, Sendable {
         ) { [self] in handleZone($0) }
         try await runtime.subscribe(topics.events(kind: .location), committingTo: store.store) { [self] in handleLocation($0) }
         try await runtime.subscribe(topics.events(kind: .transition), committingTo: store.store) { [self] in handleTransition($0) }
+        try await privacy.open(for: self)
         try await runtime.start()
 
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [outbox] in await outbox.runFlushing() }
+            group.addTask { [privacy] in await privacy.runSweeping() }
             await runtime.runUntilShutdown()
             group.cancelAll()
         }
@@ -173,6 +180,7 @@ public final class GeofenceService: Service, Sendable {
                 runtime.reportError(topic: message.topic, reason: "deviceId \(event.deviceId) does not match the topic", payload: message.payload)
                 return nil
             }
+            guard !privacy.isErased(deviceId, at: event.ts) else { return nil }
             return (deviceId, event)
         } catch {
             runtime.reportError(topic: message.topic, reason: ContractViolation.from(error).description, payload: message.payload)

@@ -32,6 +32,7 @@ final class GeofenceStore: Sendable {
                     """)
         }
         DurableOutbox.register(in: &migrator)
+        PrivacyDesk.register(in: &migrator)
         return migrator
     }()
 
@@ -93,5 +94,44 @@ final class GeofenceStore: Sendable {
         } else {
             try db.cachedStatement(sql: "DELETE FROM zones WHERE zone_id = ?").execute(arguments: [id])
         }
+    }
+
+    /// Deletes the device's position and visits; returns how many visits and device rows went.
+    func erase(deviceId: String, in db: Database) throws -> [String: Int] {
+        try db.execute(sql: "DELETE FROM visits WHERE device_id = ?", arguments: [deviceId])
+        let visits = db.changesCount
+        try db.execute(sql: "DELETE FROM devices WHERE device_id = ?", arguments: [deviceId])
+        return ["visits": visits, "positions": db.changesCount]
+    }
+
+    /// Forgets devices whose last fix is older than `cutoff`, with their visits.
+    func prune(lastFixBefore cutoff: Timestamp, in db: Database) throws -> Int {
+        try db.execute(
+            sql: "DELETE FROM visits WHERE device_id IN (SELECT device_id FROM devices WHERE last_fix < ?)", arguments: [cutoff.milliseconds])
+        try db.execute(sql: "DELETE FROM devices WHERE last_fix < ?", arguments: [cutoff.milliseconds])
+        return db.changesCount
+    }
+
+    /// The device's last position and open visits, for an export.
+    func export(deviceId: String, in db: Database) throws -> [String: JSONObject] {
+        var data: [String: JSONObject] = [:]
+        if let row = try Row.fetchOne(db, sql: "SELECT * FROM devices WHERE device_id = ?", arguments: [deviceId]) {
+            var position: [String: JSONObject] = [:]
+            if let fix: Int64 = row["last_fix"] { position["ts"] = .string(Timestamp(milliseconds: fix).rfc3339) }
+            if let lat: Double = row["last_lat"], let lon: Double = row["last_lon"] {
+                position["lat"] = .number(lat)
+                position["lon"] = .number(lon)
+            }
+            data["lastPosition"] = .object(position)
+        }
+        data["visits"] = .array(
+            try Row.fetchAll(db, sql: "SELECT zone_id, entered_at, dwell_reported FROM visits WHERE device_id = ? ORDER BY entered_at", arguments: [deviceId])
+                .map { row in
+                    .object([
+                        "zoneId": .string(row["zone_id"]), "enteredAt": .string(Timestamp(milliseconds: row["entered_at"]).rfc3339),
+                        "dwellReported": .bool(row["dwell_reported"]),
+                    ])
+                })
+        return data
     }
 }

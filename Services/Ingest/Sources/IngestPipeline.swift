@@ -16,10 +16,13 @@ public final class IngestPipeline: Sendable {
     let decoder = JSONDecoder()
     /// What was republished and what the broker acknowledged, flushed to the store as a watermark.
     let outbox = Mutex(Outbox())
+    /// Drops uploads of erased devices that predate the erase.
+    let privacy: PrivacyDesk?
 
-    public init(runtime: BusRuntime, store: IngestStore) {
+    public init(runtime: BusRuntime, store: IngestStore, privacy: PrivacyDesk? = nil) {
         self.runtime = runtime
         self.store = store
+        self.privacy = privacy
     }
 
     var topics: Topics { runtime.topics }
@@ -53,6 +56,9 @@ public final class IngestPipeline: Sendable {
     /// The events of one message in `ts` order, or none after reporting why it (or some of its
     /// batch items) cannot be accepted.
     private func validate(_ message: MQTTMessage, receivedAt: Timestamp) -> [NormalizedEvent] {
+        if message.payload.isEmpty && message.topic.hasSuffix("/\(EventKind.profile.rawValue)") {
+            return []  // a retained profile cleared (an erased device): nothing to accept
+        }
         guard message.payload.count <= runtime.config.maxPayloadBytes else {
             reject(message, "payload of \(message.payload.count) bytes exceeds the \(runtime.config.maxPayloadBytes)-byte limit")
             return []
@@ -233,6 +239,8 @@ public final class IngestPipeline: Sendable {
     // MARK: Storing and republishing
 
     private func accept(_ events: [NormalizedEvent]) throws {
+        var events = events
+        if let privacy { events.removeAll { privacy.isErased($0.deviceId, at: $0.ts) } }
         guard !events.isEmpty else { return }
         let inserted = try store.insert(events)
         runtime.counters.increment("accepted", by: inserted.count)

@@ -9,16 +9,25 @@ import ServiceLifecycle
 public final class IngestService: Service, Sendable {
     public static let name = "ingest"
 
+    /// What ingest keeps: accepted events, which are also its de-duplication record.
+    /// (`GUARDIAN_INGEST_RETENTION_DAYS`, the earlier name, is still read.)
+    static let retainedKinds = [RetentionPolicy.Kind("events", days: 30)]
+
     let runtime: BusRuntime
     let pipeline: IngestPipeline
-    let retention: Duration
+    let privacy: PrivacyDesk
 
-    public init(config: GuardianConfig, logger: Logger) throws {
+    public init(config: GuardianConfig, logger: Logger, clock: ServiceClock = .system) throws {
         runtime = try BusRuntime(service: Self.name, config: config, logger: logger)
         let store = try IngestStore(config: config, logger: runtime.logger)
-        pipeline = IngestPipeline(runtime: runtime, store: store)
-        let days = Int(config.environment["GUARDIAN_INGEST_RETENTION_DAYS"] ?? "") ?? 30
-        retention = .seconds(max(1, days) * 86400)
+        var kinds = Self.retainedKinds
+        if let days = config.environment["GUARDIAN_INGEST_RETENTION_DAYS"].flatMap(Double.init), days > 0,
+            config.environment[RetentionPolicy.variable(service: Self.name, kind: "events")] == nil
+        {
+            kinds = [RetentionPolicy.Kind("events", days: days)]
+        }
+        privacy = try PrivacyDesk(runtime: runtime, store: store.store, kinds: kinds, sharded: false, clock: clock)
+        pipeline = IngestPipeline(runtime: runtime, store: store, privacy: privacy)
     }
 
     /// Counters reported in presence: accepted, duplicates, rejected, republished, …
@@ -38,6 +47,7 @@ public final class IngestService: Service, Sendable {
         for filter in [runtime.topics.deviceUploads, Topics.ownTracksLocations, Topics.ownTracksEvents] {
             try await runtime.client.subscribeInBursts(Topics.shared(Self.name, filter), qos: .atLeastOnce, handler: handler)
         }
+        try await privacy.open(for: self)
         try await runtime.start()
 
         await withTaskGroup(of: Void.self) { group in
@@ -47,15 +57,13 @@ public final class IngestService: Service, Sendable {
                     pipeline.flushAcknowledged()
                 }
             }
-            group.addTask { [self] in
-                var checkpoints = 0
+            group.addTask { [pipeline] in
                 while !Task.isCancelled {
-                    if checkpoints % 720 == 0 { prune() }
                     try? pipeline.store.store.checkpoint()
-                    checkpoints += 1
                     try? await Task.sleep(for: .seconds(5))
                 }
             }
+            group.addTask { [privacy] in await privacy.runSweeping() }
             await runtime.runUntilShutdown()
             group.cancelAll()
         }
@@ -66,15 +74,5 @@ public final class IngestService: Service, Sendable {
     /// Drops the connection and stops as a crash would, without flushing (for restart tests).
     public func crash() async {
         await runtime.crash()
-    }
-
-    private func prune() {
-        let cutoff = Timestamp.now().adding(seconds: -Double(retention.components.seconds))
-        do {
-            let removed = try pipeline.store.prune(receivedBefore: cutoff)
-            if removed > 0 { runtime.logger.info("pruned old events", metadata: [LogKey.count: "\(removed)"]) }
-        } catch {
-            runtime.logger.error("cannot prune events", metadata: [LogKey.error: "\(error)"])
-        }
     }
 }

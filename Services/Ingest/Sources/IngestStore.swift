@@ -33,6 +33,7 @@ public final class IngestStore: Sendable {
                     CREATE TABLE hour_marks (received_at INTEGER PRIMARY KEY, last_rowid INTEGER NOT NULL);
                     """)
         }
+        PrivacyDesk.register(in: &migrator)
         return migrator
     }()
 
@@ -85,22 +86,35 @@ public final class IngestStore: Sendable {
         }
     }
 
-    /// Notes the last row of the current hour, then forgets acknowledged events from hours before `cutoff`.
+    /// Notes the last row of the current hour, then forgets acknowledged events from hours before
+    /// `cutoff` (so it must run at least hourly: the retention sweep does).
     func prune(receivedBefore cutoff: Timestamp, now: Timestamp = .now()) throws(StorageError) -> Int {
-        try store.write { db in
-            let hour = now.milliseconds / 3_600_000 * 3_600_000
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO hour_marks VALUES (?, (SELECT coalesce(max(rowid), 0) FROM events))", arguments: [hour])
-            let watermark = try Int64.fetchOne(db, sql: "SELECT up_to_rowid FROM acknowledged") ?? 0
-            guard let last = try Int64.fetchOne(db, sql: "SELECT max(last_rowid) FROM hour_marks WHERE received_at < ?", arguments: [cutoff.milliseconds])
-            else { return 0 }
-            let limit = min(last, watermark)
-            try db.execute(sql: "DELETE FROM events WHERE rowid <= ?", arguments: [limit])
-            let removed = db.changesCount
-            try db.execute(
-                sql: "DELETE FROM hour_marks WHERE received_at < ? AND last_rowid <= ?", arguments: [cutoff.milliseconds, limit])
-            return removed
-        }
+        try store.write { db in try prune(receivedBefore: cutoff, now: now, in: db) }
+    }
+
+    func prune(receivedBefore cutoff: Timestamp, now: Timestamp, in db: Database) throws -> Int {
+        let hour = now.milliseconds / 3_600_000 * 3_600_000
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO hour_marks VALUES (?, (SELECT coalesce(max(rowid), 0) FROM events))", arguments: [hour])
+        let watermark = try Int64.fetchOne(db, sql: "SELECT up_to_rowid FROM acknowledged") ?? 0
+        guard let last = try Int64.fetchOne(db, sql: "SELECT max(last_rowid) FROM hour_marks WHERE received_at < ?", arguments: [cutoff.milliseconds])
+        else { return 0 }
+        let limit = min(last, watermark)
+        try db.execute(sql: "DELETE FROM events WHERE rowid <= ?", arguments: [limit])
+        let removed = db.changesCount
+        try db.execute(sql: "DELETE FROM hour_marks WHERE received_at < ? AND last_rowid <= ?", arguments: [cutoff.milliseconds, limit])
+        return removed
+    }
+
+    /// Deletes every event of the device; returns how many.
+    func erase(deviceId: String, in db: Database) throws -> Int {
+        try db.execute(sql: "DELETE FROM events WHERE device_id = ?", arguments: [deviceId])
+        return db.changesCount
+    }
+
+    /// Every stored event of the device, as published, in `ts` order.
+    func events(deviceId: String, in db: Database) throws -> [Data] {
+        try Data.fetchAll(db, sql: "SELECT payload FROM events WHERE device_id = ? ORDER BY ts, rowid", arguments: [deviceId])
     }
 
     func count() throws(StorageError) -> Int {

@@ -23,6 +23,13 @@ public final class NotifierService: Service, Sendable {
     let rules: NotificationRules
     let clock: ServiceClock
     let state: Mutex<State>
+    let privacy: PrivacyDesk
+
+    /// What the notifier keeps: the history of notifications (exactly-once and cool-downs),
+    /// notifications held for quiet hours, and webhook jobs still being retried.
+    static let retainedKinds = [
+        RetentionPolicy.Kind("history", days: 30), RetentionPolicy.Kind("held", days: 7), RetentionPolicy.Kind("webhookJobs", days: 7),
+    ]
 
     public init(config: GuardianConfig, logger: Logger, clock: ServiceClock = .system) throws {
         // Under load a prediction and its notification's echo arrive a few at a time, and each turn
@@ -44,6 +51,7 @@ public final class NotifierService: Service, Sendable {
             ledger.record(recipient: nudge.recipient, zoneId: nudge.zoneId, at: nudge.at)
         }
         state = Mutex(State(ledger: ledger))
+        privacy = try PrivacyDesk(runtime: runtime, store: store.store, kinds: Self.retainedKinds, sharded: false, clock: clock)
     }
 
     public var counters: Counters { runtime.counters }
@@ -65,6 +73,7 @@ public final class NotifierService: Service, Sendable {
         for filter in ["\(prefix)/families/+", "\(prefix)/users/+/preferences", runtime.topics.events(kind: .profile)] {
             try await runtime.client.subscribe(filter) { [self] in handleRetained($0) }
         }
+        try await privacy.open(for: self)
         try await runtime.start()
 
         var dispatcher = WebhookDispatcher(store: store.store, logger: runtime.logger, counters: runtime.counters)
@@ -75,6 +84,7 @@ public final class NotifierService: Service, Sendable {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [outbox] in await outbox.runFlushing() }
             group.addTask { await webhooks.run() }
+            group.addTask { [privacy] in await privacy.runSweeping() }
             group.addTask { [self] in
                 while !Task.isCancelled {
                     releaseHeld()
@@ -101,6 +111,7 @@ public final class NotifierService: Service, Sendable {
     func handlePrediction(_ message: MQTTMessage) {
         guard let deviceId = topicId(message, at: 1), let prediction = PredictionDigest(scanning: message.payload) ?? decode(message) else { return }
         guard prediction.deviceId == deviceId else { return reject(message, "deviceId does not match the topic") }
+        guard !privacy.isErased(deviceId, at: prediction.ts) else { return }
         let now = clock.now()
         let (preferences, zone, history) = state.withLock {
             ($0.household.preferences[deviceId], $0.household.timeZone(of: deviceId), $0.ledger.history(recipient: deviceId, zoneId: prediction.zoneId, now: now))
@@ -131,7 +142,9 @@ public final class NotifierService: Service, Sendable {
     }
 
     func handleStatus(_ message: MQTTMessage) {
-        guard let deviceId = topicId(message, at: 1), !message.payload.isEmpty, let status: ChildStatus = decode(message) else { return }
+        guard let deviceId = topicId(message, at: 1), !message.payload.isEmpty, let status: ChildStatus = decode(message),
+            !privacy.isErased(deviceId, at: status.ts)
+        else { return }
         let (parents, name) = state.withLock { ($0.household.families.parents(of: deviceId), $0.household.families.name(of: deviceId)) }
         guard !parents.isEmpty else { return runtime.counters.increment("statusWithoutFamily") }
         let (title, body) = NotificationText.status(status, childName: name)
@@ -159,6 +172,7 @@ public final class NotifierService: Service, Sendable {
         guard let id = latest["id"]?.string, let action = latest["command"]?["action"]?.string else {
             return reject(message, "a child command needs id and command.action")
         }
+        guard !privacy.isErased(deviceId, at: latest["issuedAt"]?.string.flatMap { Timestamp(rfc3339: $0) }) else { return }
         let text = NotificationText.childCommand(action: action, message: latest["command"]?["message"]?.string)
         let notification = UserNotification(
             id: "command-\(id)", ts: clock.now(), kind: action == "warning" ? .warning : .restriction, title: text.title, body: text.body,

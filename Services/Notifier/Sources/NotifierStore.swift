@@ -26,6 +26,7 @@ final class NotifierStore: Sendable {
         }
         RetainedStateCache.register(in: &migrator)
         DurableOutbox.register(in: &migrator)
+        PrivacyDesk.register(in: &migrator)
         return migrator
     }()
 
@@ -73,5 +74,72 @@ final class NotifierStore: Sendable {
     func queueWebhook(url: String, body: Data, at: Timestamp, in db: Database) throws {
         try db.cachedStatement(sql: "INSERT INTO webhooks (url, body, next_at) VALUES (?, ?, ?)")
             .execute(arguments: [url, body, at.milliseconds])
+    }
+
+    // MARK: Privacy
+
+    /// The device's notifications (sent to it, or about it to its parents), held ones, webhook jobs
+    /// that mention it, and its cached preferences and profile.
+    func erase(deviceId: String, in db: Database) throws -> [String: Int] {
+        let quoted = "\"\(deviceId)\""
+        try db.execute(
+            sql: "DELETE FROM history WHERE recipient = ?1 OR id LIKE 'status-' || ?1 || '-%' OR id LIKE 'ack-' || ?1 || '-%'", arguments: [deviceId])
+        let history = db.changesCount
+        try db.execute(sql: "DELETE FROM held WHERE recipient = ? OR instr(CAST(payload AS TEXT), ?) > 0", arguments: [deviceId, quoted])
+        let held = db.changesCount
+        try db.execute(sql: "DELETE FROM webhooks WHERE instr(CAST(body AS TEXT), ?) > 0", arguments: [quoted])
+        let webhooks = db.changesCount
+        try db.execute(
+            sql: "DELETE FROM retained_state WHERE instr(topic || '/', '/' || ? || '/') > 0 AND topic NOT LIKE '%/families/%'", arguments: [deviceId])
+        return ["notifications": history, "held": held, "webhookJobs": webhooks, "preferences": db.changesCount]
+    }
+
+    func export(deviceId: String, preferencesTopic: String, in db: Database) throws -> [String: JSONObject] {
+        let quoted = "\"\(deviceId)\""
+        let history = try Row.fetchAll(
+            db, sql: "SELECT recipient, id, kind, zone_id, at, delivered FROM history WHERE recipient = ?1 OR id LIKE 'status-' || ?1 || '-%' OR id LIKE 'ack-' || ?1 || '-%' ORDER BY at",
+            arguments: [deviceId]
+        ).map { row -> JSONObject in
+            var item: [String: JSONObject] = [
+                "recipient": .string(row["recipient"]), "id": .string(row["id"]), "kind": .string(row["kind"]),
+                "ts": .string(Timestamp(milliseconds: row["at"]).rfc3339), "delivered": .bool(row["delivered"]),
+            ]
+            if let zone: String = row["zone_id"] { item["zoneId"] = .string(zone) }
+            return .object(item)
+        }
+        let held = try Row.fetchAll(
+            db, sql: "SELECT recipient, payload, release_at FROM held WHERE recipient = ? OR instr(CAST(payload AS TEXT), ?) > 0 ORDER BY release_at",
+            arguments: [deviceId, quoted]
+        ).map { row -> JSONObject in
+            .object([
+                "recipient": .string(row["recipient"]), "notification": JSONObject(payload: row["payload"]),
+                "releaseAt": .string(Timestamp(milliseconds: row["release_at"]).rfc3339),
+            ])
+        }
+        let webhooks = try Data.fetchAll(db, sql: "SELECT body FROM webhooks WHERE instr(CAST(body AS TEXT), ?) > 0 ORDER BY seq", arguments: [quoted])
+            .map(JSONObject.init(payload:))
+        var data: [String: JSONObject] = ["notifications": .array(history), "held": .array(held), "webhookJobs": .array(webhooks)]
+        if let preferences = try Data.fetchOne(db, sql: "SELECT payload FROM retained_state WHERE topic = ?", arguments: [preferencesTopic]) {
+            data["preferences"] = JSONObject(payload: preferences)
+        }
+        return data
+    }
+
+    /// Forgets notification history, held notifications and webhook jobs older than their cutoffs.
+    func prune(history: Timestamp?, held: Timestamp?, webhookJobs: Timestamp?, in db: Database) throws -> [String: Int] {
+        var pruned: [String: Int] = [:]
+        if let history {
+            try db.execute(sql: "DELETE FROM history WHERE at < ?", arguments: [history.milliseconds])
+            pruned["history"] = db.changesCount
+        }
+        if let held {
+            try db.execute(sql: "DELETE FROM held WHERE release_at < ?", arguments: [held.milliseconds])
+            pruned["held"] = db.changesCount
+        }
+        if let webhookJobs {
+            try db.execute(sql: "DELETE FROM webhooks WHERE next_at < ?", arguments: [webhookJobs.milliseconds])
+            pruned["webhookJobs"] = db.changesCount
+        }
+        return pruned
     }
 }

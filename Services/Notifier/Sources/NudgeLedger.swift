@@ -12,6 +12,8 @@ struct NudgeLedger: Sendable {
         recipients[recipient, default: RecentNudges()].record(zoneId: zoneId, at: at)
     }
 
+    mutating func forget(recipient: String) { recipients[recipient] = nil }
+
     /// Nudges in the hour before `now`, and the last one for `zoneId` within the window; forgets what
     /// is older than the window.
     mutating func history(recipient: String, zoneId: String, now: Timestamp) -> (lastHour: Int, lastForZone: Timestamp?) {

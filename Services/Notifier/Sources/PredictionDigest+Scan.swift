@@ -2,7 +2,7 @@ import Foundation
 import GuardianShared
 
 extension PredictionDigest {
-    static let scannedKeys: [StaticString] = ["id", "deviceId", "zoneId", "merchant", "probability", "threshold", "riskLevel"]
+    static let scannedKeys: [StaticString] = ["id", "deviceId", "zoneId", "merchant", "probability", "threshold", "riskLevel", "ts"]
 
     /// The digest of a plain, valid prediction, read without `JSONDecoder` (the notifier's hottest
     /// path); nil whenever the decoder must look: then it decides, with the same rules, and words
@@ -27,5 +27,6 @@ extension PredictionDigest {
         self.probability = probability
         self.threshold = threshold
         self.riskLevel = riskLevel
+        if case .string(let ts)? = values[7] { tsText = ts }
     }
 }

@@ -9,8 +9,12 @@ struct PredictionDigest: Decodable, Equatable, Sendable {
     var probability: Double
     var threshold: Double
     var riskLevel: RiskLevel
+    /// `ts` as sent, read only when the device was erased (to drop what predates the erase).
+    var tsText: String?
 
-    enum CodingKeys: String, CodingKey { case id, deviceId, zoneId, merchant, probability, threshold, riskLevel }
+    var ts: Timestamp? { tsText.flatMap { Timestamp(rfc3339: $0) } }
+
+    enum CodingKeys: String, CodingKey { case id, deviceId, zoneId, merchant, probability, threshold, riskLevel, ts }
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -22,5 +26,6 @@ struct PredictionDigest: Decodable, Equatable, Sendable {
         probability = try c.number(.probability, in: 0...1)
         threshold = try c.number(.threshold, in: 0...1)
         riskLevel = try c.decode(RiskLevel.self, forKey: .riskLevel)
+        tsText = try? c.decodeIfPresent(String.self, forKey: .ts)
     }
 }

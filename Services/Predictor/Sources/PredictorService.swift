@@ -19,10 +19,15 @@ public final class PredictorService: Service, Sendable {
     let active: Mutex<ActiveModel>
     let lastModelError = Mutex<String?>(nil)
     let context: Mutex<DeviceContext>
+    let privacy: PrivacyDesk
 
-    public init(config: GuardianConfig, logger: Logger) throws {
+    /// What the predictor keeps about devices: the latest budget (dropped when this old) and time zone.
+    static let retainedKinds = [RetentionPolicy.Kind("budgets", days: 30)]
+
+    public init(config: GuardianConfig, logger: Logger, clock: ServiceClock = .system) throws {
         runtime = try BusRuntime(service: Self.name, config: config, logger: logger)
         store = try PredictorStore(config: config, logger: runtime.logger)
+        privacy = try PrivacyDesk(runtime: runtime, store: store.store, kinds: Self.retainedKinds, sharded: false, clock: clock)
         outbox = DurableOutbox(store: store.store, client: runtime.client, logger: runtime.logger)
         let raw = config.environment["GUARDIAN_PREDICTOR_THRESHOLD"] ?? ""
         guard raw.isEmpty || (Double(raw).map { (0...1).contains($0) } ?? false) else {
@@ -65,11 +70,13 @@ public final class PredictorService: Service, Sendable {
         try await runtime.client.subscribe(topics.events(kind: .profile)) { [self] in handleProfile($0) }
         try await runtime.client.subscribe("\(prefix)/zones/+") { [self] in handleZone($0) }
         try await runtime.client.subscribe("\(prefix)/models/purchase-predictor") { [self] in handleModel($0) }
+        try await privacy.open(for: self)
         try await runtime.start()
         publishStatus()
 
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [outbox] in await outbox.runFlushing() }
+            group.addTask { [privacy] in await privacy.runSweeping() }
             await runtime.runUntilShutdown()
             group.cancelAll()
         }
@@ -91,7 +98,7 @@ public final class PredictorService: Service, Sendable {
         } catch {
             return runtime.reportError(topic: message.topic, reason: ContractViolation.from(error).description, payload: message.payload)
         }
-        guard let trigger = Prediction.Trigger(rawValue: event.type.rawValue) else { return }
+        guard let trigger = Prediction.Trigger(rawValue: event.type.rawValue), !privacy.isErased(event.deviceId, at: event.ts) else { return }
         let prediction = predict(event, trigger: trigger)
         let payload = GuardianJSON.encode(prediction)
         var messages = [MQTTOutgoing(topic: "\(runtime.topics.prefix)/predictions/\(event.deviceId)", payload: payload)]
@@ -146,7 +153,7 @@ public final class PredictorService: Service, Sendable {
     // MARK: Context
 
     func handleBudget(_ message: MQTTMessage) {
-        guard let event: DeviceEvent<Budget> = decodeEvent(message) else { return }
+        guard let event: DeviceEvent<Budget> = decodeEvent(message), !privacy.isErased(event.deviceId, at: event.ts) else { return }
         let newer = context.withLock { c -> Bool in
             if let known = c.budgets[event.deviceId], known.ts > event.ts { return false }
             c.budgets[event.deviceId] = (event.body.utilization, event.ts)
@@ -156,6 +163,7 @@ public final class PredictorService: Service, Sendable {
     }
 
     func handleProfile(_ message: MQTTMessage) {
+        guard !message.payload.isEmpty else { return }  // a retained profile cleared (an erased device)
         guard let event: DeviceEvent<DeviceProfile> = decodeEvent(message) else { return }
         context.withLock { $0.timeZones[event.deviceId] = event.body.timeZone }
         try? store.saveTimeZone(deviceId: event.deviceId, identifier: event.body.timezone)

@@ -20,6 +20,7 @@ final class PredictorStore: Sendable {
                     """)
         }
         DurableOutbox.register(in: &migrator)
+        PrivacyDesk.register(in: &migrator)
         return migrator
     }()
 
@@ -71,5 +72,30 @@ final class PredictorStore: Sendable {
     func saveTopicModel(_ message: Data, version: String) throws(StorageError) {
         try store.write { db in try db.cachedStatement(sql: "INSERT OR REPLACE INTO topic_model VALUES (1, ?, ?)")
             .execute(arguments: [version, message]) }
+    }
+
+    /// Deletes the device's budget and time zone.
+    func erase(deviceId: String, in db: Database) throws -> [String: Int] {
+        try db.execute(sql: "DELETE FROM budgets WHERE device_id = ?", arguments: [deviceId])
+        let budgets = db.changesCount
+        try db.execute(sql: "DELETE FROM time_zones WHERE device_id = ?", arguments: [deviceId])
+        return ["budgets": budgets, "timeZones": db.changesCount]
+    }
+
+    /// Forgets budgets reported before `cutoff`.
+    func prune(budgetsBefore cutoff: Timestamp, in db: Database) throws -> Int {
+        try db.execute(sql: "DELETE FROM budgets WHERE ts < ?", arguments: [cutoff.milliseconds])
+        return db.changesCount
+    }
+
+    func export(deviceId: String, in db: Database) throws -> [String: JSONObject] {
+        var data: [String: JSONObject] = [:]
+        if let row = try Row.fetchOne(db, sql: "SELECT utilization, ts FROM budgets WHERE device_id = ?", arguments: [deviceId]) {
+            data["budget"] = .object(["utilization": .number(row["utilization"]), "ts": .string(Timestamp(milliseconds: row["ts"]).rfc3339)])
+        }
+        if let zone = try String.fetchOne(db, sql: "SELECT identifier FROM time_zones WHERE device_id = ?", arguments: [deviceId]) {
+            data["timezone"] = .string(zone)
+        }
+        return data
     }
 }

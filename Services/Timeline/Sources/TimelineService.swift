@@ -20,11 +20,19 @@ public final class TimelineService: Service, Sendable {
     let work = Mutex<[String: SlotClassifier]>([:])
     let pendingRetrains = Mutex<[String: Task<Void, Never>]>([:])
     let retrainDelay: Duration
+    let privacy: PrivacyDesk
 
-    public init(config: GuardianConfig, logger: Logger) throws {
+    /// What the timeline keeps: raw motion and location events, the corrections it learns from,
+    /// and each device's timeline (slots and model), forgotten after the device has been silent this long.
+    static let retainedKinds = [
+        RetentionPolicy.Kind("events", days: 30), RetentionPolicy.Kind("corrections", days: 365), RetentionPolicy.Kind("timelines", days: 365),
+    ]
+
+    public init(config: GuardianConfig, logger: Logger, clock: ServiceClock = .system) throws {
         runtime = try BusRuntime(service: Self.name, config: config, logger: logger)
         store = try TimelineStore(config: config, logger: runtime.logger)
         outbox = DurableOutbox(store: store.store, client: runtime.client, logger: runtime.logger)
+        privacy = try PrivacyDesk(runtime: runtime, store: store.store, kinds: Self.retainedKinds, sharded: true, clock: clock)
         let ms = Int(config.environment["GUARDIAN_TIMELINE_RETRAIN_DELAY_MS"] ?? "") ?? 2000
         retrainDelay = .milliseconds(max(0, ms))
     }
@@ -39,9 +47,11 @@ public final class TimelineService: Service, Sendable {
         try await runtime.client.subscribe(topics.events(kind: .motion)) { [self] in handleMotion($0) }
         try await runtime.client.subscribe("\(topics.prefix)/timeline/+/generate") { [self] in handleGenerate($0) }
         try await runtime.client.subscribe("\(topics.prefix)/timeline/+/feedback") { [self] in handleFeedback($0) }
+        try await privacy.open(for: self)
         try await runtime.start()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [outbox] in await outbox.runFlushing() }
+            group.addTask { [privacy] in await privacy.runSweeping() }
             await runtime.runUntilShutdown()
             group.cancelAll()
         }
@@ -64,6 +74,7 @@ public final class TimelineService: Service, Sendable {
     }
 
     func handleProfile(_ message: MQTTMessage) {
+        guard !message.payload.isEmpty else { return }  // a retained profile cleared (an erased device)
         guard let event: DeviceEvent<DeviceProfile> = decodeEvent(message) else { return }
         record { try store.setTimeZone(event.deviceId, identifier: event.body.timezone) }
     }
@@ -196,6 +207,7 @@ public final class TimelineService: Service, Sendable {
 
     func retrain(_ deviceId: String) throws {
         try work.withLock { classifiers in
+            guard try store.hasDevice(deviceId) else { return }  // erased meanwhile
             let device = try store.device(deviceId)
             let classifier = try SlotClassifier.train(examples: try store.examples(deviceId), places: device.state.spans, timeZone: device.timeZone)
             classifiers[deviceId] = classifier
@@ -242,7 +254,7 @@ public final class TimelineService: Service, Sendable {
         do {
             let event = try JSONDecoder().decodePayload(DeviceEvent<Body>.self, from: message.payload)
             guard event.deviceId == deviceId else { throw ContractViolation(field: "deviceId", "does not match the topic") }
-            return event
+            return privacy.isErased(deviceId, at: event.ts) ? nil : event
         } catch {
             runtime.reportError(topic: message.topic, reason: ContractViolation.from(error).description, payload: message.payload)
             return nil

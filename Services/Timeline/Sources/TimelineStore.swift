@@ -21,6 +21,7 @@ final class TimelineStore: Sendable {
                     """)
         }
         DurableOutbox.register(in: &migrator)
+        PrivacyDesk.register(in: &migrator)
         return migrator
     }()
 
@@ -67,12 +68,18 @@ final class TimelineStore: Sendable {
     }
 
     func device(_ deviceId: String) throws(StorageError) -> Device {
-        try store.read { db in
-            let row = try Row.fetchOne(db, sql: "SELECT timezone, state, dirty_from, model FROM devices WHERE device_id = ?", arguments: [deviceId])
-            let zone = (row?["timezone"] as String?).flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
-            let state = (row?["state"] as Data?).flatMap { try? JSONDecoder().decode(TimelineState.self, from: $0) } ?? TimelineState()
-            return Device(timeZone: zone, state: state, dirtyFrom: row?["dirty_from"], model: row?["model"])
-        }
+        try store.read { db in try device(deviceId, in: db) }
+    }
+
+    func device(_ deviceId: String, in db: Database) throws -> Device {
+        let row = try Row.fetchOne(db, sql: "SELECT timezone, state, dirty_from, model FROM devices WHERE device_id = ?", arguments: [deviceId])
+        let zone = (row?["timezone"] as String?).flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
+        let state = (row?["state"] as Data?).flatMap { try? JSONDecoder().decode(TimelineState.self, from: $0) } ?? TimelineState()
+        return Device(timeZone: zone, state: state, dirtyFrom: row?["dirty_from"], model: row?["model"])
+    }
+
+    func hasDevice(_ deviceId: String) throws(StorageError) -> Bool {
+        try store.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM devices WHERE device_id = ?", arguments: [deviceId]) ?? false }
     }
 
     /// Motion events in `[from, until]` and locations from the last one at or before `from`.
@@ -116,5 +123,62 @@ final class TimelineStore: Sendable {
             try Data.fetchAll(db, sql: "SELECT example FROM examples WHERE device_id = ? ORDER BY start", arguments: [deviceId])
                 .compactMap { try? JSONDecoder().decode(LabelledSlot.self, from: $0) }
         }
+    }
+
+    // MARK: Privacy
+
+    /// Deletes the device's events, timeline, model and corrections.
+    func erase(deviceId: String, in db: Database) throws -> [String: Int] {
+        var erased: [String: Int] = [:]
+        for (kind, table) in [("motions", "motions"), ("locations", "locations"), ("timelines", "devices"), ("corrections", "examples")] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE device_id = ?", arguments: [deviceId])
+            erased[kind] = db.changesCount
+        }
+        return erased
+    }
+
+    /// Forgets motion and location events before `events`, corrections before `corrections`, and the
+    /// whole timeline (slots, model) of a device whose last slot ended before `timelines`.
+    func prune(events: Timestamp?, corrections: Timestamp?, timelines: Timestamp?, in db: Database) throws -> [String: Int] {
+        var pruned: [String: Int] = [:]
+        if let events {
+            try db.execute(sql: "DELETE FROM motions WHERE ts < ?", arguments: [events.milliseconds])
+            var count = db.changesCount
+            try db.execute(sql: "DELETE FROM locations WHERE ts < ?", arguments: [events.milliseconds])
+            count += db.changesCount
+            pruned["events"] = count
+        }
+        if let corrections {
+            try db.execute(sql: "DELETE FROM examples WHERE start < ?", arguments: [corrections.milliseconds])
+            pruned["corrections"] = db.changesCount
+        }
+        if let timelines {
+            var silent: [String] = []
+            for row in try Row.fetchAll(db, sql: "SELECT device_id, state FROM devices WHERE state IS NOT NULL") {
+                guard let data: Data = row["state"], let state = try? JSONDecoder().decode(TimelineState.self, from: data),
+                    let end = state.spans.last?.end, end < timelines.milliseconds
+                else { continue }
+                silent.append(row["device_id"])
+            }
+            for deviceId in silent {
+                try db.execute(sql: "DELETE FROM devices WHERE device_id = ?", arguments: [deviceId])
+                try db.execute(sql: "DELETE FROM examples WHERE device_id = ?", arguments: [deviceId])
+            }
+            pruned["timelines"] = silent.count
+        }
+        return pruned
+    }
+
+    /// Everything about the device: its events, its published days, its corrections.
+    func export(deviceId: String, in db: Database) throws -> (motions: [JSONObject], locations: [JSONObject], device: Device, corrections: [JSONObject]) {
+        let motions = try Row.fetchAll(db, sql: "SELECT ts, activity FROM motions WHERE device_id = ? ORDER BY ts", arguments: [deviceId]).map {
+            JSONObject.object(["ts": .string(Timestamp(milliseconds: $0["ts"]).rfc3339), "activity": .string($0["activity"])])
+        }
+        let locations = try Row.fetchAll(db, sql: "SELECT ts, lat, lon FROM locations WHERE device_id = ? ORDER BY ts", arguments: [deviceId]).map {
+            JSONObject.object(["ts": .string(Timestamp(milliseconds: $0["ts"]).rfc3339), "lat": .number($0["lat"]), "lon": .number($0["lon"])])
+        }
+        let corrections = try Data.fetchAll(db, sql: "SELECT example FROM examples WHERE device_id = ? ORDER BY start", arguments: [deviceId])
+            .map(JSONObject.init(payload:))
+        return (motions, locations, try device(deviceId, in: db), corrections)
     }
 }

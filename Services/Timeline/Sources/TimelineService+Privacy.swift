@@ -1,0 +1,36 @@
+import Foundation
+import GRDB
+import GuardianShared
+
+extension TimelineService: PrivacyParticipant {
+    public var retainedKinds: [RetentionPolicy.Kind] { Self.retainedKinds }
+
+    public func erase(deviceId: String, in db: Database) throws -> [String: Int] {
+        try store.erase(deviceId: deviceId, in: db)
+    }
+
+    /// The device's raw events, its days as published, and the corrections it made.
+    public func export(deviceId: String, in db: Database) throws -> [String: JSONObject] {
+        let held = try store.export(deviceId: deviceId, in: db)
+        let now = Timestamp.now()
+        let days = DayTimeline.days(of: held.device.state, timeZone: held.device.timeZone).map {
+            JSONObject(encoding: PublishedDay(deviceId: deviceId, day: $0, generatedAt: now))
+        }
+        return ["motion": .array(held.motions), "locations": .array(held.locations), "days": .array(days), "corrections": .array(held.corrections)]
+    }
+
+    /// Every day of the device's timeline that was published.
+    public func retainedTopics(about deviceId: String, in db: Database) throws -> [String] {
+        let device = try store.device(deviceId, in: db)
+        return DayTimeline.days(of: device.state, timeZone: device.timeZone).map { runtime.topics.timelineDay(deviceId, $0.date) }
+    }
+
+    public func erased(deviceId: String) {
+        pendingRetrains.withLock { $0.removeValue(forKey: deviceId)?.cancel() }
+        work.withLock { _ = $0.removeValue(forKey: deviceId) }
+    }
+
+    public func prune(olderThan cutoffs: [String: Timestamp], now: Timestamp, in db: Database) throws -> [String: Int] {
+        try store.prune(events: cutoffs["events"], corrections: cutoffs["corrections"], timelines: cutoffs["timelines"], in: db)
+    }
+}
