@@ -19,12 +19,27 @@ extension PrivacyDesk {
         }
         tombstones.remember(deviceId, at: now)
         participant.erased(deviceId: deviceId)
-        try store.truncateLog()
+        try truncateLog()
         for topic in retained {
             runtime.client.publish(MQTTOutgoing(topic: topic, payload: Data(), retain: true)) { _ in }
         }
         runtime.logger.notice("device erased", metadata: [LogKey.deviceId: "\(deviceId)", LogKey.count: "\(erased.values.reduce(0, +))"])
         return erased
+    }
+
+    /// Truncates the write-ahead log, trying again while another connection's checkpoint holds it.
+    private func truncateLog(attempts: Int = 3) throws {
+        var attempt = 1
+        while true {
+            do {
+                try store.truncateLog()
+                return
+            } catch {
+                guard attempt < attempts else { throw error }
+                runtime.logger.warning("write-ahead log busy, truncating again", metadata: [LogKey.error: "\(error)"])
+                attempt += 1
+            }
+        }
     }
 
     /// Publishes what the store holds about the device on the requester's export topic.

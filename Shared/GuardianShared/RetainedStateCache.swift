@@ -19,14 +19,20 @@ public struct RetainedStateCache: Sendable {
         try store.read { db in try Row.fetchAll(db, sql: "SELECT topic, payload FROM retained_state").map { ($0["topic"], $0["payload"]) } }
     }
 
-    /// Keeps `payload` for `topic`; an empty payload forgets it.
+    /// Keeps `payload` for `topic`; an empty payload forgets it. A replaced or forgotten message is
+    /// also wiped from the write-ahead log at once: a family republished without an erased child must
+    /// not leave the old listing on disk.
     public func save(topic: String, payload: Data) throws(StorageError) {
-        try store.write { db in
+        let replaced = try store.write { db -> Bool in
+            let previous = try Data.fetchOne(db, sql: "SELECT payload FROM retained_state WHERE topic = ?", arguments: [topic])
+            guard previous != payload, previous != nil || !payload.isEmpty else { return false }
             if payload.isEmpty {
                 try db.execute(sql: "DELETE FROM retained_state WHERE topic = ?", arguments: [topic])
             } else {
                 try db.execute(sql: "INSERT OR REPLACE INTO retained_state VALUES (?, ?)", arguments: [topic, payload])
             }
+            return previous != nil
         }
+        if replaced { try store.truncateLog() }
     }
 }

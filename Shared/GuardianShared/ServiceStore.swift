@@ -167,9 +167,10 @@ public final class ServiceStore: Sendable {
     }
 
     /// Copies the whole WAL into the database file and truncates it to zero bytes, so that no old
-    /// page (e.g. of rows just erased) survives in it. Waits for a writer on another connection.
+    /// page (e.g. of rows just erased) survives in it. Waits for a writer on another connection;
+    /// inside a joined transaction it does nothing (the next checkpoint copies the pages).
     public func truncateLog() throws(StorageError) {
-        guard path != ":memory:" else { return }
+        guard path != ":memory:", joinableTransaction == nil else { return }
         do {
             try queue.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
         } catch {

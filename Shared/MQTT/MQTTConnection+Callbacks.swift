@@ -106,7 +106,7 @@ extension MQTTConnection {
             let matching: [(UInt32, Registration)] =
                 identifiers.isEmpty
                 ? s.registrations.filter { TopicFilter.matches($0.value.filter, topic: topic) }.map { ($0.key, $0.value) }
-                : identifiers.compactMap { id in s.registrations[id].map { (id, $0) } }
+                : s.registrations(sharingFilterWith: identifiers)
             var immediate: [Delivery] = []
             for (id, registration) in matching {
                 if case .burstHandler = registration.delivery {

@@ -54,6 +54,23 @@ final class MQTTConnection: Sendable {
         var loopDone = false
         var threadStarted = false
         var statistics = MQTTStatistics()
+        /// A registration ended while another kept its filter: the identifier the broker may still
+        /// tag messages with, and the registration that now receives them.
+        var successors: [UInt32: UInt32] = [:]
+
+        /// The registrations a message tagged with `identifiers` is for. The broker keeps one
+        /// subscription per filter, tagged by the latest SUBSCRIBE: every registration with an
+        /// identified registration's filter receives the message.
+        func registrations(sharingFilterWith identifiers: [UInt32]) -> [(UInt32, Registration)] {
+            var matching: [(UInt32, Registration)] = []
+            for id in identifiers {
+                guard let identified = registrations[id] ?? successors[id].flatMap({ registrations[$0] }) else { continue }
+                for (other, registration) in registrations where registration.filter == identified.filter && !matching.contains(where: { $0.0 == other }) {
+                    matching.append((other, registration))
+                }
+            }
+            return matching
+        }
     }
 
     private static let libraryReady: Bool = { mosquitto_lib_init() == Int32(MOSQ_ERR_SUCCESS.rawValue) }()
@@ -407,8 +424,14 @@ final class MQTTConnection: Sendable {
     func unregister(id: UInt32) {
         let removed = state.withLock { $0.registrations.removeValue(forKey: id) }
         guard let removed else { return }
-        let stillUsed = state.withLock { s in s.registrations.values.contains { $0.filter == removed.filter } }
-        if !stillUsed && isConnected {
+        let remaining = state.withLock { s -> UInt32? in
+            let remaining = s.registrations.first { $0.value.filter == removed.filter }?.key
+            s.successors[id] = remaining  // until the broker has the new identifier
+            return remaining
+        }
+        if let remaining, isConnected {
+            sendSubscribe(id: remaining)  // the broker's one subscription for the filter carried the removed identifier
+        } else if isConnected {
             _ = mosquitto_unsubscribe_v5(handle, nil, removed.filter, nil)
             wakeNetworkThread()
         }

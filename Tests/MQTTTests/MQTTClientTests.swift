@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import GuardianTestSupport
 import MQTT
 import Testing
@@ -91,6 +92,28 @@ struct MQTTClientTests {
         _ = await narrow.settle()
         #expect(wide.all.map(\.topic).sorted() == ["a/b", "a/c"])
         #expect(narrow.all.map(\.topic) == ["a/b"])
+        await client.shutdown()
+        await publisher.shutdown()
+    }
+
+    @Test("two subscriptions to the same filter both receive each message, and one left alone keeps receiving after the other ends")
+    func sameFilterTwice() async throws {
+        let broker = try TestBroker()
+        let client = try await broker.connectedClient("twice")
+        let first = Mutex<[String]>([])
+        let second = Mutex<[String]>([])
+        try await client.subscribe("f/+") { message in first.withLock { $0.append(message.topic) } }
+        let secondId = try await client.subscribe("f/+") { message in second.withLock { $0.append(message.topic) } }
+        let publisher = try await broker.connectedClient("twice-pub")
+        try await publisher.publish("f/1", payload: Data("1".utf8))
+        let both = await eventually { first.withLock { $0 } == ["f/1"] && second.withLock { $0 } == ["f/1"] }
+        #expect(both, "first \(first.withLock { $0 }), second \(second.withLock { $0 })")
+        // The broker's one subscription carries the second identifier: ending the second must not end the first.
+        client.unsubscribe(id: secondId)
+        try await publisher.publish("f/2", payload: Data("2".utf8))
+        let firstAlone = await eventually { first.withLock { $0 } == ["f/1", "f/2"] }
+        #expect(firstAlone, "first \(first.withLock { $0 })")
+        #expect(second.withLock { $0 } == ["f/1"])
         await client.shutdown()
         await publisher.shutdown()
     }

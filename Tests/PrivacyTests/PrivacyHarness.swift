@@ -111,14 +111,8 @@ final class PrivacyHarness: @unchecked Sendable {
         return places
     }
 
-    /// Waits (up to a generous ceiling) until `condition` holds; returns whether it did.
     func eventually(_ ceiling: Duration = .seconds(60), _ condition: () async -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + ceiling
-        while ContinuousClock.now < deadline {
-            if await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return await condition()
+        await GuardianTestSupport.eventually(ceiling, condition)
     }
 
     /// Every retained message under `guardian/` now: subscribes, then publishes a marker that

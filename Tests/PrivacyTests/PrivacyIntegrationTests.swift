@@ -163,8 +163,11 @@ struct PrivacyIntegrationTests {
         let second = try await h.ask(.forget, about: child, as: "admin", expecting: PrivacyHarness.services.filter { $0 != "ingest" })
         #expect(second.receipts.count == 5)
         try await h.start(["ingest"])
-        #expect(await h.eventually { h.counter("timeline", "droppedErased") >= 1 }, "the timeline dropped the event that predates the erase")
-        #expect(await h.eventually { h.counter("geofence", "droppedErased") >= 1 }, "geofence dropped the event that predates the erase")
+        // Ingest drops it if it reads the request first; else it passes it on and both consumers drop it.
+        let dropped = await h.eventually {
+            h.counter("ingest", "droppedErased") >= 1 || (h.counter("timeline", "droppedErased") >= 1 && h.counter("geofence", "droppedErased") >= 1)
+        }
+        #expect(dropped, "the event that predates the erase was dropped, not stored again")
         for service in PrivacyHarness.services {
             #expect(await h.eventually { h.occurrences(of: child, in: service) == 0 }, "\(service) kept the queued event: \(h.places(of: child, in: service))")
         }
