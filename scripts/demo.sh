@@ -100,6 +100,20 @@ guardian timeline show tablet-sam --date 2026-11-18 --svg "$work/day.svg"
 grep -q "<svg" "$work/day.svg" || fail "no SVG drawn"
 [ -n "${GUARDIAN_DEMO_SVG:-}" ] && cp "$work/day.svg" "$GUARDIAN_DEMO_SVG"
 
+step "a parent exports tablet-sam's data; admin erases the family"
+GUARDIAN_MQTT_USERNAME=parent-alex GUARDIAN_MQTT_PASSWORD="$(pw parent-alex)" \
+  guardian export tablet-sam -o "$work/tablet-sam.json" || fail "the export was incomplete"
+for service in ingest geofence timeline predictor command-router notifier; do
+  jq -e --arg s "$service" '.answers | map(.service) | index($s) != null' "$work/tablet-sam.json" > /dev/null \
+    || fail "the export has no answer from $service"
+done
+jq -e '[.answers[] | select(.service == "timeline") | .data.days[]] | length > 0' "$work/tablet-sam.json" > /dev/null \
+  || fail "the export has no timeline day"
+GUARDIAN_MQTT_USERNAME=admin GUARDIAN_MQTT_PASSWORD="$(pw admin)" guardian forget --family alex || fail "the family was not erased"
+for service in ingest geofence timeline predictor command-router notifier; do
+  ! grep -rqa tablet-sam "$work/data/$service" || fail "$service still holds tablet-sam"
+done
+
 step "every service still up"
 guardian status --wait 1
 echo

@@ -37,7 +37,7 @@ struct ForgetCommand: AsyncParsableCommand {
         var devices = device.map { [$0] } ?? []
         if let family {
             guard let listed = try await exchange.family(family, timeout: .seconds(timeout)) else {
-                print("no family \(family) on \(topics.family(family))")
+                print("no family \(family) on \(topics.family(family)) visible to \(requester) (families are read by admin)")
                 throw ExitCode(1)
             }
             devices = listed.children.map(\.deviceId)
@@ -49,14 +49,16 @@ struct ForgetCommand: AsyncParsableCommand {
             failed = failed || !outcome.missing.isEmpty || !outcome.refused.isEmpty || outcome.expected.isEmpty
         }
         if let family, !failed {
-            // The family itself: its retained definition, cleared.
-            do {
-                try await client.publish(MQTTOutgoing(topic: topics.family(family), payload: Data(), retain: true))
-                print("family \(family) erased")
-            } catch {
-                print("cannot erase family \(family) as \(requester): \(error)")
-                failed = true
+            // The command-router clears a family once its last child is erased; admin clears what is left.
+            if try await exchange.family(family, timeout: .seconds(2)) != nil {
+                do {
+                    try await client.publish(MQTTOutgoing(topic: topics.family(family), payload: Data(), retain: true))
+                } catch {
+                    print("cannot clear family \(family) as \(requester): \(error)")
+                    failed = true
+                }
             }
+            if !failed { print("family \(family) erased") }
         }
         await client.shutdown()
         if failed { throw ExitCode(1) }

@@ -96,6 +96,7 @@ public final class PrivacyDesk: Sendable {
             }
             for (kind, count) in pruned { runtime.counters.increment("pruned.\(kind)", by: count) }
             if !pruned.isEmpty {
+                try store.truncateLog()  // the pruned rows' old pages leave the write-ahead log too
                 runtime.logger.info("pruned old data", metadata: [LogKey.count: "\(pruned.values.reduce(0, +))", LogKey.reason: "\(pruned)"])
             }
         } catch {

@@ -85,9 +85,15 @@ struct HostileTopic: Sendable {
     }
 }
 
-/// Picks topics by weight.
+/// Picks topics by weight. Every service reads privacy requests, so every set also sends hostile
+/// ones (about one in twenty messages).
 struct HostileTopicSet: Sendable {
     var topics: [HostileTopic]
+
+    init(topics: [HostileTopic]) {
+        let total = topics.map(\.weight).reduce(0, +)
+        self.topics = topics + [PrivacyHostility.request(weight: max(1, total / 20))]
+    }
 
     func bad(_ rng: inout SeededRandom) -> BadMessage {
         var roll = rng.int(0...(topics.map(\.weight).reduce(0, +) - 1))

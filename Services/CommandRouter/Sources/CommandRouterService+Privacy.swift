@@ -21,7 +21,8 @@ extension CommandRouterService: PrivacyParticipant {
     }
 
     /// Forgets the child in memory and, from the shard that owns it, takes it out of every family
-    /// that lists it (republished retained), so no family names an erased device.
+    /// that lists it (republished retained), so no family names an erased device; a family left
+    /// with no child is cleared.
     public func erased(deviceId: String) {
         let families = state.withLock { s -> [(String, Family)] in
             s.children[deviceId] = nil
@@ -33,7 +34,8 @@ extension CommandRouterService: PrivacyParticipant {
         guard runtime.config.shard.owns(deviceId: deviceId) else { return }
         for (familyId, var family) in families {
             family.children.removeAll { $0.deviceId == deviceId }
-            runtime.client.publish(MQTTOutgoing(topic: runtime.topics.family(familyId), payload: GuardianJSON.encode(family), retain: true)) { _ in }
+            let payload = family.children.isEmpty ? Data() : GuardianJSON.encode(family)
+            runtime.client.publish(MQTTOutgoing(topic: runtime.topics.family(familyId), payload: payload, retain: true)) { _ in }
         }
     }
 
