@@ -94,6 +94,7 @@ public final class PrivacyDesk: Sendable {
                 pruned["tombstones"] = try tombstones.expire(now: now, in: db)
                 return pruned.filter { $0.value > 0 }
             }
+            runtime.counters.increment("retentionSweeps")
             for (kind, count) in pruned { runtime.counters.increment("pruned.\(kind)", by: count) }
             if !pruned.isEmpty {
                 try store.truncateLog()  // the pruned rows' old pages leave the write-ahead log too

@@ -102,6 +102,9 @@ struct PrivacyIntegrationTests {
         #expect(zip(before, after).allSatisfy { $0.1 >= $0.0 && $0.1 > 0 }, "nothing was erased: \(before) → \(after)")
         // Asking as someone else is stopped by the broker: the request never reaches a service.
         let alice = try await h.broker.connectedClient("alice-forger", user: "alice")
+        let spied = try await MessageCollector(alice, "guardian/privacy/#")
+        _ = try await h.ask(.export, about: child, as: PrivacyHarness.parent)
+        #expect(await spied.settle().isEmpty, "alice read someone else's requests, receipts or exports")
         await #expect(throws: MQTTError.self) {
             try await alice.publish(
                 "guardian/privacy/requests/parent-alex", payload: GuardianJSON.encode(PrivacyRequest(id: "forged", action: .forget, deviceId: child)))

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("retention: every store prunes by age in the background", .serialized)
 struct RetentionTests {
-    @Test("a month later the raw data is gone everywhere; corrections and timelines stay a year")
+    @Test("a month later the raw data is gone everywhere; corrections and timelines stay a year, then their retained days go too")
     func pruneByAge() async throws {
         let clock = TestClock(Timestamp.now().rfc3339)
         let h = try await PrivacyHarness(extra: ["GUARDIAN_RETENTION_SWEEP_SECONDS": "0.2"], clock: clock.clock)
@@ -20,6 +20,11 @@ struct RetentionTests {
             #expect(h.counter(service, "pruned.\(kind)") == 0, "\(service) pruned \(kind) of today")
         }
 
+        // Ingest prunes by the hour marks its sweeps leave: let every service sweep after the day is stored.
+        let sweeps = PrivacyHarness.services.map { h.counter($0, "retentionSweeps") }
+        for (service, before) in zip(PrivacyHarness.services, sweeps) {
+            #expect(await h.eventually { h.counter(service, "retentionSweeps") >= before + 2 }, "\(service) sweeps")
+        }
         clock.set(Timestamp.now().adding(seconds: 31 * 86400).rfc3339)
         for (service, kind) in shortLived {
             #expect(await h.eventually { h.counter(service, "pruned.\(kind)") > 0 }, "\(service) pruned its \(kind) after 31 days")
@@ -33,6 +38,8 @@ struct RetentionTests {
         for (service, kind) in yearLong {
             #expect(await h.eventually { h.counter(service, "pruned.\(kind)") > 0 }, "\(service) pruned its \(kind) after a year")
         }
+        let days = try await h.retainedMessages().filter { $0.topic.hasPrefix("guardian/timeline/") }
+        #expect(days.map(\.topic) == [], "the year-old days are no longer retained on the broker")
         await h.shutdown()
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GuardianShared
+import MQTT
 
 extension TimelineService: PrivacyParticipant {
     public var retainedKinds: [RetentionPolicy.Kind] { Self.retainedKinds }
@@ -30,7 +31,14 @@ extension TimelineService: PrivacyParticipant {
         work.withLock { _ = $0.removeValue(forKey: deviceId) }
     }
 
+    /// Also clears the retained days that no longer have a slot.
     public func prune(olderThan cutoffs: [String: Timestamp], now: Timestamp, in db: Database) throws -> [String: Int] {
-        try store.prune(events: cutoffs["events"], corrections: cutoffs["corrections"], timelines: cutoffs["timelines"], in: db)
+        var expired: [(deviceId: String, date: String)] = []
+        let pruned = try store.prune(
+            events: cutoffs["events"], corrections: cutoffs["corrections"], timelines: cutoffs["timelines"], expiredDays: &expired, in: db)
+        for (deviceId, date) in expired {
+            runtime.client.publish(MQTTOutgoing(topic: runtime.topics.timelineDay(deviceId, date), payload: Data(), retain: true)) { _ in }
+        }
+        return pruned
     }
 }

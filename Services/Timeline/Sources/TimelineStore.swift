@@ -137,9 +137,12 @@ final class TimelineStore: Sendable {
         return erased
     }
 
-    /// Forgets motion and location events before `events`, corrections before `corrections`, and the
-    /// whole timeline (slots, model) of a device whose last slot ended before `timelines`.
-    func prune(events: Timestamp?, corrections: Timestamp?, timelines: Timestamp?, in db: Database) throws -> [String: Int] {
+    /// Forgets motion and location events before `events`, corrections before `corrections`, and
+    /// the slots that ended before `timelines` (a device with none left entirely, its model too).
+    /// `expiredDays` receives each device's days that no longer have a slot, to clear on the broker.
+    func prune(
+        events: Timestamp?, corrections: Timestamp?, timelines: Timestamp?, expiredDays: inout [(deviceId: String, date: String)], in db: Database
+    ) throws -> [String: Int] {
         var pruned: [String: Int] = [:]
         if let events {
             try db.execute(sql: "DELETE FROM motions WHERE ts < ?", arguments: [events.milliseconds])
@@ -153,18 +156,28 @@ final class TimelineStore: Sendable {
             pruned["corrections"] = db.changesCount
         }
         if let timelines {
-            var silent: [String] = []
-            for row in try Row.fetchAll(db, sql: "SELECT device_id, state FROM devices WHERE state IS NOT NULL") {
-                guard let data: Data = row["state"], let state = try? JSONDecoder().decode(TimelineState.self, from: data),
-                    let end = state.spans.last?.end, end < timelines.milliseconds
-                else { continue }
-                silent.append(row["device_id"])
+            let cutoff = timelines.milliseconds
+            var slots = 0
+            for row in try Row.fetchAll(db, sql: "SELECT device_id FROM devices WHERE state IS NOT NULL") {
+                let deviceId: String = row["device_id"]
+                let device = try device(deviceId, in: db)
+                let spans = device.state.spans
+                let ended = spans.prefix { $0.end < cutoff }.count
+                guard ended > 0 else { continue }
+                var kept = device.state
+                kept.slots.removeFirst(ended)
+                let before = Set(DayTimeline.days(of: device.state, timeZone: device.timeZone).map(\.date))
+                let after = Set(DayTimeline.days(of: kept, timeZone: device.timeZone).map(\.date))
+                expiredDays += before.subtracting(after).sorted().map { (deviceId, $0) }
+                slots += ended
+                if kept.slots.isEmpty {
+                    try db.execute(sql: "DELETE FROM devices WHERE device_id = ?", arguments: [deviceId])
+                    try db.execute(sql: "DELETE FROM examples WHERE device_id = ?", arguments: [deviceId])
+                } else {
+                    try db.execute(sql: "UPDATE devices SET state = ? WHERE device_id = ?", arguments: [GuardianJSON.encode(kept), deviceId])
+                }
             }
-            for deviceId in silent {
-                try db.execute(sql: "DELETE FROM devices WHERE device_id = ?", arguments: [deviceId])
-                try db.execute(sql: "DELETE FROM examples WHERE device_id = ?", arguments: [deviceId])
-            }
-            pruned["timelines"] = silent.count
+            pruned["timelines"] = slots
         }
         return pruned
     }
