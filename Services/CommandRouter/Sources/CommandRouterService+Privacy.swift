@@ -40,6 +40,6 @@ extension CommandRouterService: PrivacyParticipant {
     }
 
     public func prune(olderThan cutoffs: [String: Timestamp], now: Timestamp, in db: Database) throws -> [String: Int] {
-        try store.prune(usage: cutoffs["usage"], handledCommands: cutoffs["handledCommands"], in: db)
+        try db.prune(cutoffs, ["usage": ("usage", "ts"), "handledCommands": ("handled", "at")])
     }
 }

@@ -120,20 +120,6 @@ final class RouterStore: Sendable {
         return data
     }
 
-    /// Forgets app usage and handled command ids older than their cutoffs.
-    func prune(usage: Timestamp?, handledCommands: Timestamp?, in db: Database) throws -> [String: Int] {
-        var pruned: [String: Int] = [:]
-        if let usage {
-            try db.execute(sql: "DELETE FROM usage WHERE ts < ?", arguments: [usage.milliseconds])
-            pruned["usage"] = db.changesCount
-        }
-        if let handledCommands {
-            try db.execute(sql: "DELETE FROM handled WHERE at < ?", arguments: [handledCommands.milliseconds])
-            pruned["handledCommands"] = db.changesCount
-        }
-        return pruned
-    }
-
     func forgetChild(_ deviceId: String) throws(StorageError) {
         try store.write { db in try db.execute(sql: "DELETE FROM children WHERE device_id = ?", arguments: [deviceId]) }
     }

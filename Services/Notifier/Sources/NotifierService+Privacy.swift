@@ -26,6 +26,6 @@ extension NotifierService: PrivacyParticipant {
     }
 
     public func prune(olderThan cutoffs: [String: Timestamp], now: Timestamp, in db: Database) throws -> [String: Int] {
-        try store.prune(history: cutoffs["history"], held: cutoffs["held"], webhookJobs: cutoffs["webhookJobs"], in: db)
+        try db.prune(cutoffs, ["history": ("history", "at"), "held": ("held", "release_at"), "webhookJobs": ("webhooks", "next_at")])
     }
 }

@@ -124,22 +124,4 @@ final class NotifierStore: Sendable {
         }
         return data
     }
-
-    /// Forgets notification history, held notifications and webhook jobs older than their cutoffs.
-    func prune(history: Timestamp?, held: Timestamp?, webhookJobs: Timestamp?, in db: Database) throws -> [String: Int] {
-        var pruned: [String: Int] = [:]
-        if let history {
-            try db.execute(sql: "DELETE FROM history WHERE at < ?", arguments: [history.milliseconds])
-            pruned["history"] = db.changesCount
-        }
-        if let held {
-            try db.execute(sql: "DELETE FROM held WHERE release_at < ?", arguments: [held.milliseconds])
-            pruned["held"] = db.changesCount
-        }
-        if let webhookJobs {
-            try db.execute(sql: "DELETE FROM webhooks WHERE next_at < ?", arguments: [webhookJobs.milliseconds])
-            pruned["webhookJobs"] = db.changesCount
-        }
-        return pruned
-    }
 }

@@ -23,6 +23,6 @@ extension PredictorService: PrivacyParticipant {
     public func prune(olderThan cutoffs: [String: Timestamp], now: Timestamp, in db: Database) throws -> [String: Int] {
         guard let cutoff = cutoffs["budgets"] else { return [:] }
         context.withLock { c in c.budgets = c.budgets.filter { $0.value.ts >= cutoff } }
-        return ["budgets": try store.prune(budgetsBefore: cutoff, in: db)]
+        return try db.prune(cutoffs, ["budgets": ("budgets", "ts")])
     }
 }

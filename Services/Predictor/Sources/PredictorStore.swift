@@ -82,12 +82,6 @@ final class PredictorStore: Sendable {
         return ["budgets": budgets, "timeZones": db.changesCount]
     }
 
-    /// Forgets budgets reported before `cutoff`.
-    func prune(budgetsBefore cutoff: Timestamp, in db: Database) throws -> Int {
-        try db.execute(sql: "DELETE FROM budgets WHERE ts < ?", arguments: [cutoff.milliseconds])
-        return db.changesCount
-    }
-
     func export(deviceId: String, in db: Database) throws -> [String: JSONObject] {
         var data: [String: JSONObject] = [:]
         if let row = try Row.fetchOne(db, sql: "SELECT utilization, ts FROM budgets WHERE device_id = ?", arguments: [deviceId]) {
