@@ -95,9 +95,11 @@ final class PrivacyHarness: @unchecked Sendable {
     func occurrences(of text: String, in service: String) -> Int { places(of: text, in: service).count }
 
     /// Where `text` occurs in the service's files: the file's name and the bytes around it.
-    func places(of text: String, in service: String) -> [String] {
+    func places(of text: String, in service: String) -> [String] { places(of: text, inDirectory: directories[service]!.url) }
+
+    /// Where `text` occurs in the files under `root`.
+    func places(of text: String, inDirectory root: URL) -> [String] {
         let needle = Data(text.utf8)
-        let root = directories[service]!.url
         var places: [String] = []
         for case let url as URL in FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) ?? .init() {
             guard let data = try? Data(contentsOf: url) else { continue }
