@@ -79,7 +79,7 @@ enum CommandRouterHostility {
             emptyIsValid: true),
         HostileTopic(
             label: "profile", weight: 10, topic: { "guardian/events/\($0)/profile" }, ids: EventFields.deviceIds + ["fz-kid"],
-            schema: EventFields.envelope(EventFields.profile)),
+            schema: EventFields.envelope(EventFields.profile), emptyIsValid: true),
     ])
 
     static let phrases = [

@@ -128,7 +128,8 @@ enum IngestHostility {
         topics: kinds.map { kind, schema in
             HostileTopic(
                 label: kind, weight: kind == "location" ? 20 : 10, topic: { "guardian/devices/\($0)/\(kind)" }, ids: EventFields.deviceIds + ["fuzz-ok"],
-                schema: schema, arrayIsValid: true,
+                // An empty retained profile deletes it (an erase clears it): not an error.
+                schema: schema, emptyIsValid: kind == "profile", arrayIsValid: true,
                 custom: { rng, id in
                     let topic = "guardian/devices/\(id)/\(kind)"
                     if rng.chance(0.02) {

@@ -88,7 +88,7 @@ enum NotifierHostility {
             label: "preferences", weight: 10, topic: { "guardian/users/\($0)/preferences" }, ids: ["fz-parent", "fz-phone", "u-1"], schema: preferences,
             emptyIsValid: true),
         HostileTopic(
-            label: "profile", weight: 10, topic: { "guardian/events/\($0)/profile" }, ids: children, schema: EventFields.envelope(EventFields.profile)),
+            label: "profile", weight: 10, topic: { "guardian/events/\($0)/profile" }, ids: children, schema: EventFields.envelope(EventFields.profile), emptyIsValid: true),
     ])
 }
 

@@ -82,7 +82,7 @@ enum PredictorHostility {
             idField: "deviceId"),
         HostileTopic(
             label: "profile", weight: 15, topic: { "guardian/events/\($0)/profile" }, ids: EventFields.deviceIds + ["fuzz-ok"],
-            schema: EventFields.envelope(EventFields.profile), idField: "deviceId"),
+            schema: EventFields.envelope(EventFields.profile), idField: "deviceId", emptyIsValid: true),
         HostileTopic(
             label: "model", weight: 2, topic: { _ in "guardian/models/purchase-predictor" }, ids: ["-"], schema: model, topicHasId: false,
             emptyIsValid: true,

@@ -30,7 +30,7 @@ enum TimelineHostility {
             schema: EventFields.envelope(EventFields.motion), idField: "deviceId"),
         HostileTopic(
             label: "profile", weight: 10, topic: { "guardian/events/\($0)/profile" }, ids: EventFields.deviceIds + ["fuzz-ok"],
-            schema: EventFields.envelope(EventFields.profile), idField: "deviceId"),
+            schema: EventFields.envelope(EventFields.profile), idField: "deviceId", emptyIsValid: true),
         HostileTopic(
             label: "generate", weight: 15, topic: { "guardian/timeline/\($0)/generate" }, ids: EventFields.deviceIds + ["fuzz-ok"], schema: generate,
             emptyIsValid: true),
