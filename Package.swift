@@ -37,6 +37,9 @@ let package = Package(
         .systemLibrary(
             name: "CSVM", path: "Shared/CSVM",
             providers: [.apt(["libsvm-dev"])]),
+        .systemLibrary(
+            name: "COpenSSL", path: "Shared/COpenSSL", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
 
         // Shared libraries
         .target(
@@ -52,6 +55,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ], path: "Shared/GuardianShared", swiftSettings: strict),
+        // The broker's accounts and roles (dynamic-security plugin): first-start setup and enrolment.
+        .target(
+            name: "BrokerAccess", dependencies: ["MQTT", "COpenSSL"],
+            path: "Shared/BrokerAccess", swiftSettings: strict),
 
         // Services: each a library a test can run in-process, and a thin executable.
         .target(
@@ -107,7 +114,7 @@ let package = Package(
             path: "Services/Notifier/Main", swiftSettings: strict),
         .executableTarget(
             name: "guardian", dependencies: [
-                "GuardianShared", "GuardianPredictor", "GuardianTimeline", "GuardianCommandRouter",
+                "GuardianShared", "GuardianPredictor", "GuardianTimeline", "GuardianCommandRouter", "BrokerAccess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], path: "Services/CLI", swiftSettings: strict),
 
@@ -115,7 +122,7 @@ let package = Package(
         .target(name: "CSpawn", path: "Tests/CSpawn"),
         .target(
             name: "GuardianTestSupport", dependencies: [
-                "CSpawn", "GuardianShared", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "CSpawn", "GuardianShared", "BrokerAccess", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/Support", swiftSettings: strict),
         .executableTarget(
@@ -145,7 +152,8 @@ let package = Package(
             path: "Tests/MCPTests", exclude: ["mcp_client_check.py", "requirements.txt"], swiftSettings: strict),
         .testTarget(
             name: "FaultTests", dependencies: [
-                "GuardianShared", "GuardianIngest", "GuardianCommandRouter", "GuardianTestSupport", .product(name: "Logging", package: "swift-log"),
+                "GuardianShared", "GuardianIngest", "GuardianCommandRouter", "GuardianTestSupport", "BrokerAccess",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/FaultTests", swiftSettings: strict),
         .testTarget(

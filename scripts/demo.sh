@@ -13,31 +13,25 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-pw() { "$root/scripts/credential.sh" "$1"; }
+pw() { GUARDIAN_SECRETS_DIR="$work/secrets" "$root/scripts/credential.sh" "$1"; }
 step() { printf '\n== %s\n' "$*"; }
 fail() { echo "DEMO FAILED: $*" >&2; echo "logs:" >&2; tail -n 5 "$work"/*.log >&2 || true; exit 1; }
 
-port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-mkdir -p "$work/broker" "$work/data"
-cat > "$work/mosquitto.conf" <<CONF
-listener $port 127.0.0.1
-allow_anonymous false
-password_file $root/broker-config/passwd
-acl_file $root/broker-config/acl
-persistence true
-persistence_location $work/broker/
-set_tcp_nodelay true
-max_queued_messages 1000000
-user $(id -un)
-CONF
-mosquitto -c "$work/mosquitto.conf" > "$work/mosquitto.log" 2>&1 &
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+port="$(free_port)"
+tls_port="$(free_port)"
+mkdir -p "$work/data"
+# A first start: new passwords for admin, every service and the sample accounts, a new certificate.
+GUARDIAN_BIN="$bin" GUARDIAN_TLS_DIR="$work/tls" "$root/scripts/broker-setup.sh" "$work" "$port" "$tls_port" --samples
+sed -i "s|^listener $tls_port\$|listener $tls_port 127.0.0.1|" "$work/mosquitto.conf"
+mosquitto -c "$work/mosquitto.conf" > "$work/mosquitto-stdout.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.05; done
 
 export GUARDIAN_MQTT_URL="mqtt://127.0.0.1:$port"
 step "starting every service as its own process (broker on port $port)"
 for service in ingest geofence predictor timeline command-router notifier; do
-  GUARDIAN_MQTT_USERNAME="$service" GUARDIAN_MQTT_PASSWORD="$(pw "$service")" GUARDIAN_DATA_DIR="$work/data/$service" \
+  GUARDIAN_MQTT_USERNAME="$service" GUARDIAN_MQTT_PASSWORD_FILE="$work/secrets/$service" GUARDIAN_DATA_DIR="$work/data/$service" \
   GUARDIAN_INSTANCE_ID=demo GUARDIAN_MODELS_DIR="$root/Models" GUARDIAN_STATS_INTERVAL=1 GUARDIAN_TIMELINE_RETRAIN_DELAY_MS=200 \
     "$bin/$service" > "$work/$service.log" 2>&1 &
   pids+=($!)
@@ -59,6 +53,19 @@ step "zones loaded, and phone-alice's profile and preferences"
 guardian zones import "$root/samples/zones.json"
 # A demo user who wants every prediction shown as a nudge (a real user keeps the default 0.70).
 mosquitto_pub -p "$port" -u phone-alice -P "$(pw phone-alice)" -q 1 -r -t guardian/users/phone-alice/preferences -m '{"nudgeThreshold": 0}'
+
+step "admin enrols a phone; it publishes over TLS at once; removed, it is refused"
+enrolled="$(GUARDIAN_MQTT_USERNAME=admin GUARDIAN_MQTT_PASSWORD="$(pw admin)" guardian devices add phone-demo --role device)" \
+  || fail "enrolment failed"
+echo "$enrolled" | head -1
+demo_pw="$(echo "$enrolled" | sed -n 's/^password: //p')"
+tls_pub() { mosquitto_pub -h localhost -p "$tls_port" --cafile "$work/tls/ca.crt" -V mqttv5 -q 1 "$@"; }
+tls_pub -u phone-demo -P "$demo_pw" -t guardian/devices/phone-demo/location -f "$root/samples/location.json" \
+  || fail "the enrolled phone could not publish over TLS"
+GUARDIAN_MQTT_USERNAME=admin GUARDIAN_MQTT_PASSWORD="$(pw admin)" guardian devices remove phone-demo || fail "removal failed"
+! tls_pub -u phone-demo -P "$demo_pw" -t guardian/devices/phone-demo/location -f "$root/samples/location.json" 2>/dev/null \
+  || fail "the removed phone could still connect"
+echo "phone-demo: published over TLS while enrolled, refused once removed"
 
 step "phone-alice walks into Tech Store and lingers"
 sub guardian/notifications/phone-alice 1 60 > "$work/nudge.json" &

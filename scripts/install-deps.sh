@@ -2,7 +2,7 @@
 # Installs the Debian packages Guardian builds and runs with, skipping those already present.
 set -euo pipefail
 # jq: the demo reads the privacy export with it. libcurl4-openssl-dev: linking Foundation statically (`make bench`, the Docker image) needs libcurl.
-packages=(mosquitto mosquitto-clients libmosquitto-dev libsqlite3-dev libsvm-dev pkg-config docker-compose libcurl4-openssl-dev jq)
+packages=(mosquitto mosquitto-clients libmosquitto-dev libsqlite3-dev libsvm-dev libssl-dev openssl pkg-config docker-compose libcurl4-openssl-dev jq)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -2,7 +2,8 @@
 # Runs Guardian natively: mosquitto with broker-config/ plus every service binary that exists,
 # logs under .run/logs, state under .run/. Ctrl-C (or `make stop`) stops everything cleanly.
 #
-# Environment: GUARDIAN_BIN (folder of the built executables), GUARDIAN_PORT (default 1883).
+# Environment: GUARDIAN_BIN (folder of the built executables), GUARDIAN_PORT (plain MQTT on
+# loopback, default 1883), GUARDIAN_TLS_PORT (TLS on every interface, default 8883), GUARDIAN_TLS_DIR.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 run="$root/.run"
@@ -18,7 +19,7 @@ if [ "${1:-}" = "--stop" ]; then
   exit 0
 fi
 
-mkdir -p "$run/logs" "$run/broker" "$run/data"
+mkdir -p "$run/logs" "$run/data"
 if [ -f "$lock" ] && kill -0 "$(cat "$lock")" 2>/dev/null; then
   echo "Guardian is already running from this checkout (pid $(cat "$lock"), port $(cat "$run/port" 2>/dev/null || echo '?'))."
   echo "Use it as it is, or stop it with Ctrl-C in its terminal or 'make stop'."
@@ -27,20 +28,19 @@ fi
 echo $$ > "$lock"
 
 bin="${GUARDIAN_BIN:-$root/.build/debug}"
-port="${GUARDIAN_PORT:-1883}"
-# Another broker (a system mosquitto, another checkout) on the port: take the next free one.
-while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
+free_port() { local p="$1"; while (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; do p=$((p + 1)); done; echo "$p"; }
+# Another broker (a system mosquitto, another checkout) on a port: take the next free one.
+port="$(free_port "${GUARDIAN_PORT:-1883}")"
+tls_port="$(free_port "${GUARDIAN_TLS_PORT:-8883}")"
+[ "$tls_port" = "$port" ] && tls_port="$(free_port $((port + 1)))"
 echo "$port" > "$run/port"
 
-# The broker: the repository's config, with this machine's port and paths.
+# The broker: first start generates every password (.run/secrets/) and the TLS certificate.
+first_start=0
+[ -f "$run/security/dynamic-security.json" ] || first_start=1
+GUARDIAN_BIN="$bin" GUARDIAN_BROKER_LOG="$run/logs/mosquitto.log" "$root/scripts/broker-setup.sh" "$run" "$port" "$tls_port" --samples
 conf="$run/mosquitto.conf"
-sed -e "s|^listener .*|listener $port 127.0.0.1|" \
-    -e "s|^password_file .*|password_file $root/broker-config/passwd|" \
-    -e "s|^acl_file .*|acl_file $root/broker-config/acl|" \
-    -e "s|^persistence_location .*|persistence_location $run/broker/|" \
-    -e "s|^log_dest .*|log_dest file $run/logs/mosquitto.log|" \
-    "$root/broker-config/mosquitto.conf" > "$conf"
-echo "user $(id -un)" >> "$conf"
+tls_dir="${GUARDIAN_TLS_DIR:-$run/tls}"
 
 pids=()
 stop_all() {
@@ -64,7 +64,7 @@ for service in "${services[@]}"; do
   [ -x "$bin/$service" ] || continue
   GUARDIAN_MQTT_URL="mqtt://127.0.0.1:$port" \
   GUARDIAN_MQTT_USERNAME="$service" \
-  GUARDIAN_MQTT_PASSWORD="$("$root/scripts/credential.sh" "$service")" \
+  GUARDIAN_MQTT_PASSWORD_FILE="$run/secrets/$service" \
   GUARDIAN_DATA_DIR="$run/data" \
   GUARDIAN_INSTANCE_ID="${GUARDIAN_INSTANCE_ID:-local}" \
     "$bin/$service" >>"$run/logs/$service.log" 2>&1 &
@@ -72,18 +72,28 @@ for service in "${services[@]}"; do
   started+=("$service")
 done
 
-pw() { "$root/scripts/credential.sh" "$1"; }
+if [ "$first_start" = 1 ]; then
+  cat <<TXT
+
+First start: every password was generated into $run/secrets/ (one file each, readable by you only).
+Read the admin's once with:   scripts/credential.sh admin
+TXT
+fi
 cat <<TXT
 
-Guardian is running: mosquitto on 127.0.0.1:$port, services: ${started[*]:-none built}
-Logs: $run/logs/ (mosquitto.log, one per service)   State: $run/data/
+Guardian is running: mosquitto on 127.0.0.1:$port (plain, this machine only) and :$tls_port (TLS, for phones),
+services: ${started[*]:-none built}
+Logs: $run/logs/ (mosquitto.log, one per service)   State: $run/data/   Certificate: $tls_dir/ca.crt
 
-Watch events and errors (another terminal):
-  mosquitto_sub -p $port -u admin -P '$(pw admin)' -v -t 'guardian/events/#' -t 'guardian/errors/#' -t 'guardian/notifications/#'
+Watch events, errors and notifications (another terminal):
+  mosquitto_sub -p $port -u admin -P "\$(scripts/credential.sh admin)" -v -t 'guardian/events/#' -t 'guardian/errors/#' -t 'guardian/notifications/#'
 
-Publish a sample location as phone-alice:
-  mosquitto_pub -p $port -u phone-alice -P '$(pw phone-alice)' -q 1 -t guardian/devices/phone-alice/location -f samples/location.json
+Publish a sample location as phone-alice (over TLS, as a phone would):
+  mosquitto_pub -p $tls_port --cafile $tls_dir/ca.crt -h localhost -u phone-alice -P "\$(scripts/credential.sh phone-alice)" -q 1 \\
+    -t guardian/devices/phone-alice/location -f samples/location.json
 
+Enrol a phone:  GUARDIAN_MQTT_URL=mqtt://127.0.0.1:$port GUARDIAN_MQTT_USERNAME=admin GUARDIAN_MQTT_PASSWORD="\$(scripts/credential.sh admin)" \\
+  $bin/guardian devices add phone-bo --role device
 More samples: samples/README.md. Ctrl-C stops everything.
 TXT
 

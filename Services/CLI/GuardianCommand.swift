@@ -7,5 +7,5 @@ struct GuardianCommand: AsyncParsableCommand {
         commandName: "guardian",
         abstract: "Work with a running Guardian over its MQTT bus.",
         discussion: "Connection settings come from GUARDIAN_MQTT_URL, GUARDIAN_MQTT_USERNAME (default guardian-cli) and GUARDIAN_MQTT_PASSWORD.",
-        subcommands: [TailCommand.self, ZonesCommand.self, ModelCommand.self, PredictCommand.self, TimelineCommand.self, CommandCommand.self, FamilyCommand.self, StatusCommand.self, SimulateCommand.self, HealthCommand.self, ForgetCommand.self, ExportCommand.self, VersionCommand.self])
+        subcommands: [TailCommand.self, ZonesCommand.self, ModelCommand.self, PredictCommand.self, TimelineCommand.self, CommandCommand.self, FamilyCommand.self, StatusCommand.self, SimulateCommand.self, HealthCommand.self, ForgetCommand.self, ExportCommand.self, DevicesCommand.self, BrokerCommand.self, VersionCommand.self])
 }

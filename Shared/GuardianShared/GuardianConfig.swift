@@ -36,6 +36,14 @@ public struct GuardianConfig: Sendable {
         mqttURL = value("GUARDIAN_MQTT_URL") ?? "mqtt://127.0.0.1:1883"
         mqttUsername = value("GUARDIAN_MQTT_USERNAME")
         mqttPassword = value("GUARDIAN_MQTT_PASSWORD")
+        if mqttPassword == nil, let file = value("GUARDIAN_MQTT_PASSWORD_FILE") {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8),
+                case let password = text.trimmingCharacters(in: .whitespacesAndNewlines), !password.isEmpty
+            else {
+                throw ConfigurationError(key: "GUARDIAN_MQTT_PASSWORD_FILE", reason: "cannot read a password from '\(file)'")
+            }
+            mqttPassword = password
+        }
         mqttCAFile = value("GUARDIAN_MQTT_CA_FILE")
         dataDirectory = value("GUARDIAN_DATA_DIR") ?? "./data"
         topicPrefix = value("GUARDIAN_TOPIC_PREFIX") ?? "guardian"

@@ -37,7 +37,7 @@ struct GuardianMCPTests {
         var environment: [String: String] {
             [
                 "GUARDIAN_MQTT_URL": broker.url, "GUARDIAN_MQTT_USERNAME": "guardian-mcp",
-                "GUARDIAN_MQTT_PASSWORD": TestBroker.password(for: "guardian-mcp") ?? "", "GUARDIAN_MCP_PARENT": "parent-alex",
+                "GUARDIAN_MQTT_PASSWORD": broker.password(for: "guardian-mcp") ?? "", "GUARDIAN_MCP_PARENT": "parent-alex",
                 "GUARDIAN_LOG_LEVEL": "error",
             ]
         }

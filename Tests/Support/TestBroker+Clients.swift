@@ -23,7 +23,7 @@ extension TestBroker {
         if access == .secured {
             let name = user ?? clientId
             configuration.username = name
-            configuration.password = TestBroker.password(for: name)
+            configuration.password = password(for: name)
         }
         return configuration
     }
@@ -38,7 +38,7 @@ extension TestBroker {
         ]
         if access == .secured {
             environment["GUARDIAN_MQTT_USERNAME"] = service
-            environment["GUARDIAN_MQTT_PASSWORD"] = TestBroker.password(for: service)
+            environment["GUARDIAN_MQTT_PASSWORD"] = password(for: service)
         }
         environment.merge(extra) { $1 }
         return try GuardianConfig(environment: environment)

@@ -1,11 +1,14 @@
+import BrokerAccess
 import CSpawn
 import Foundation
 import Glibc
 
 /// A real mosquitto on a free loopback port, with its own data directory, for tests and benchmarks.
 ///
-/// `.secured` uses the repository's `broker-config/` (passwords and ACL); `.open` allows anonymous
-/// clients. The process is killed when `stop()` runs, when this object is released, and — through
+/// `.secured` is set up as a first start is: the dynamic-security plugin with a new password for
+/// admin, every service and the sample accounts (`phone-alice`, `tablet-sam`, `parent-alex`,
+/// OwnTracks `alice`), each in its role; `.open` allows anonymous clients. With `tls`, a second
+/// listener speaks TLS with a certificate made for this broker (`scripts/make-certificates.sh`). The process is killed when `stop()` runs, when this object is released, and — through
 /// `PR_SET_PDEATHSIG` — when the test process itself dies.
 public final class TestBroker: @unchecked Sendable {
     public enum Access { case open, secured }
@@ -16,6 +19,10 @@ public final class TestBroker: @unchecked Sendable {
     /// Seconds between the broker's saves of its state: 1 for tests that kill the broker and expect
     /// what it held to come back; benchmarks use the shipped configuration's 10.
     public let autosaveInterval: Int
+    /// The TLS listener's port, when the broker has one.
+    public let tlsPort: Int?
+    /// The generated passwords of a secured broker (`secrets/`, one file per account).
+    public let secrets: BrokerSecrets
     private(set) var pid: pid_t = 0
     private let lock = NSLock()
 
@@ -23,12 +30,20 @@ public final class TestBroker: @unchecked Sendable {
     public static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    public init(access: Access = .open, autosaveInterval: Int = 1) throws {
+    public init(access: Access = .open, autosaveInterval: Int = 1, tls: Bool = false) throws {
         self.access = access
         self.autosaveInterval = autosaveInterval
         port = try TestBroker.freePort()
+        var tlsPort = tls ? try TestBroker.freePort() : nil
+        while tlsPort == port { tlsPort = try TestBroker.freePort() }
+        self.tlsPort = tlsPort
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("guardian-broker-\(port)-\(UUID().uuidString.prefix(8))")
+        secrets = BrokerSecrets(directory: directory.appendingPathComponent("secrets"))
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
+        if access == .secured {
+            try secrets.initialise(securityFile: securityFile.path, extra: BrokerAccount.generatedSamples())
+        }
+        if tls { try TestBroker.makeCertificates(in: certificates) }
         try writeConfiguration()
         try start()
     }
@@ -41,21 +56,15 @@ public final class TestBroker: @unchecked Sendable {
     public var url: String { "mqtt://127.0.0.1:\(port)" }
     public var logFile: URL { directory.appendingPathComponent("mosquitto.log") }
 
-    /// Development credentials from `broker-config/credentials.txt`.
-    public static func password(for user: String) -> String? {
-        let file = repositoryRoot.appendingPathComponent("broker-config/credentials.txt")
-        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
-        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            let parts = line.split(separator: ":", maxSplits: 1)
-            if parts.count == 2 && parts[0].trimmingCharacters(in: .whitespaces) == user {
-                return parts[1].trimmingCharacters(in: .whitespaces)
-            }
-        }
-        return nil
-    }
+    /// The generated password of `user` on this (secured) broker.
+    public func password(for user: String) -> String? { secrets.password(for: user) }
+
+    /// The dynamic-security plugin's file, which the broker rewrites on every change.
+    public var securityFile: URL { directory.appendingPathComponent("security/dynamic-security.json") }
+    /// The TLS listener's CA (`ca.crt`), certificate and key.
+    public var certificates: URL { directory.appendingPathComponent("tls") }
 
     private func writeConfiguration() throws {
-        let config = TestBroker.repositoryRoot.appendingPathComponent("broker-config")
         var lines = [
             "listener \(port) 127.0.0.1",
             // Run as whoever runs the tests (as root, mosquitto would switch to a user that cannot write the data dir).
@@ -80,10 +89,21 @@ public final class TestBroker: @unchecked Sendable {
         case .open:
             lines.append("allow_anonymous true")
         case .secured:
+            guard let plugin = DynamicSecurityPlugin.installedPath else {
+                throw TestBrokerError.cannotStart("mosquitto's dynamic-security plugin is not installed (apt-get install mosquitto)")
+            }
             lines += [
                 "allow_anonymous false",
-                "password_file \(config.appendingPathComponent("passwd").path)",
-                "acl_file \(config.appendingPathComponent("acl").path)",
+                "plugin \(plugin)",
+                "plugin_opt_config_file \(securityFile.path)",
+            ]
+        }
+        if let tlsPort {
+            lines += [
+                "listener \(tlsPort) 127.0.0.1",
+                "cafile \(certificates.appendingPathComponent("ca.crt").path)",
+                "certfile \(certificates.appendingPathComponent("server.crt").path)",
+                "keyfile \(certificates.appendingPathComponent("server.key").path)",
             ]
         }
         try (lines.joined(separator: "\n") + "\n").write(to: directory.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
@@ -155,6 +175,19 @@ public final class TestBroker: @unchecked Sendable {
     static var currentUser: String {
         guard let entry = getpwuid(getuid()), let name = entry.pointee.pw_name else { return "root" }
         return String(cString: name)
+    }
+
+    /// Runs `scripts/make-certificates.sh` (the same script as a first start) into `directory`.
+    public static func makeCertificates(in directory: URL) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [repositoryRoot.appendingPathComponent("scripts/make-certificates.sh").path, directory.path]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TestBrokerError.cannotStart("make-certificates.sh exited with \(process.terminationStatus)")
+        }
     }
 
     // MARK: Ports

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# docker compose's `init` service (installed in the image as guardian-first-start): on the first
+# `up`, generates every password, the broker's account file and the TLS certificate, and hands each
+# file to the user that reads it (the broker runs as uid 1883, the services as uid 10001). Later
+# `up`s find them and change nothing.
+set -euo pipefail
+secrets=/run/guardian/secrets
+security=/mosquitto/security
+tls=/mosquitto/tls
+first=0
+[ -f "$security/dynamic-security.json" ] || first=1
+guardian broker init --security-file "$security/dynamic-security.json" --secrets "$secrets"
+make-certificates "$tls"
+chown -R 1883:1883 "$security"
+chown 1883:1883 "$tls/server.key" 2>/dev/null || true
+chown -R 10001 "$secrets"
+if [ "$first" = 1 ]; then
+  echo "Guardian: passwords generated for admin and every service. Read the admin's once with:"
+  echo "  docker compose -f compose/docker-compose.yml exec broker cat /run/guardian/secrets/admin"
+  echo "Phones connect with TLS on port ${GUARDIAN_MQTT_TLS_PORT:-8883}; give them $tls/ca.crt (docker compose cp broker:$tls/ca.crt .)."
+fi
