@@ -2,7 +2,7 @@ import Foundation
 import GuardianTestSupport
 
 // `make bench`: every figure beside a baseline measured in the same run.
-// GUARDIAN_BENCH_ONLY=ingest,handler,geofence,predictor,timeline,interpreter,pipeline,notifier,notifier-handler,load
+// GUARDIAN_BENCH_ONLY=ingest,handler,geofence,predictor,timeline,interpreter,pipeline,notifier,notifier-handler,trust,load
 // runs some sections (load: the whole pipeline under many devices, see PipelineLoadBenchmark).
 let executables = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 let only = Set((ProcessInfo.processInfo.environment["GUARDIAN_BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
@@ -17,6 +17,7 @@ do {
     if wanted("pipeline") { try await PipelineLatencyBenchmark(executables: executables).run() }
     if wanted("notifier") { try await NotifierBenchmark(executables: executables).run() }
     if wanted("notifier") || wanted("notifier-handler") { try await NotifierHandlerBenchmark().run() }
+    if wanted("trust") { try await TrustBenchmark(executables: executables).run() }
     if wanted("load") {
         // Latency, memory and saturation with one fix in 5 entering a zone (every stage busy), then
         // saturation with one fix in 50 (still far more zone entries than phones make), which the

@@ -53,6 +53,7 @@ struct PrivacyExchange {
 
         var outcome = Outcome(request: request, requester: requester, expected: [], receipts: [:], exports: [:])
         var online: Set<Instance> = [], instancesKnown = false
+        var parts: [Instance: [PrivacyExport]] = [:]
         for await message in events {
             let levels = topics.levels(of: message.topic) ?? []
             if levels.count == 3, levels[0] == "services", let sharded = Self.dataServices[String(levels[1])] {
@@ -69,7 +70,8 @@ struct PrivacyExchange {
                 if levels[1] == "receipts", let receipt = try? JSONDecoder().decode(PrivacyReceipt.self, from: message.payload) {
                     outcome.receipts[instance] = receipt
                 } else if levels[1] == "exports", let export = try? JSONDecoder().decode(PrivacyExport.self, from: message.payload) {
-                    outcome.exports[instance] = export
+                    parts[instance, default: []].append(export)
+                    outcome.exports[instance] = PrivacyExport.joined(parts[instance]!)
                 }
             }
             if instancesKnown && outcome.missing.isEmpty

@@ -27,8 +27,9 @@ extension PrivacyDesk {
         return erased
     }
 
-    /// Truncates the write-ahead log, trying again while another connection's checkpoint holds it.
-    private func truncateLog(attempts: Int = 3) throws {
+    /// Truncates the write-ahead log, trying again (for up to about 5 s) while another connection's
+    /// checkpoint holds it: on a loaded machine that checkpoint can take a while.
+    private func truncateLog(attempts: Int = 100) throws {
         var attempt = 1
         while true {
             do {
@@ -36,19 +37,27 @@ extension PrivacyDesk {
                 return
             } catch {
                 guard attempt < attempts else { throw error }
-                runtime.logger.warning("write-ahead log busy, truncating again", metadata: [LogKey.error: "\(error)"])
+                if attempt == 1 { runtime.logger.notice("write-ahead log busy, truncating again", metadata: [LogKey.error: "\(error)"]) }
                 attempt += 1
+                usleep(50_000)
             }
         }
     }
 
-    /// Publishes what the store holds about the device on the requester's export topic.
+    /// Publishes what the store holds about the device on the requester's export topic: one
+    /// message, or numbered parts when it would pass the broker's payload limit.
     func export(_ request: PrivacyRequest, requester: String) throws {
         guard let participant = participant else { return }
         let data = try store.read { db in try participant.export(deviceId: request.deviceId, in: db) }
         let export = PrivacyExport(requestId: request.id, deviceId: request.deviceId, service: runtime.service, ts: clock.now(), data: data)
         let topic = runtime.topics.privacyExport(requester, request.id, runtime.service, runtime.config.instanceId)
-        runtime.client.publish(MQTTOutgoing(topic: topic, payload: GuardianJSON.encode(export))) { _ in }
+        for part in export.split() {
+            runtime.client.publish(MQTTOutgoing(topic: topic, payload: GuardianJSON.encode(part))) { [runtime] result in
+                if case .failure(let error) = result {
+                    runtime.logger.error("an export message was refused", metadata: [LogKey.deviceId: "\(request.deviceId)", LogKey.error: "\(error)"])
+                }
+            }
+        }
     }
 
     /// Messages staged in a `DurableOutbox` and not yet acknowledged that are about the device: its

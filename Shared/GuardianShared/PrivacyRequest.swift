@@ -62,12 +62,18 @@ public struct PrivacyExport: Codable, Sendable, Equatable {
     public var ts: Timestamp
     /// Each kind of data, in the contract's shapes.
     public var data: [String: JSONObject]
+    /// For an export too large for one message: this message's number (from 1) and how many there
+    /// are. The parts' `data` together are the whole: arrays of one kind are split between parts.
+    public var part: Int?
+    public var parts: Int?
 
-    public init(requestId: String, deviceId: String, service: String, ts: Timestamp, data: [String: JSONObject]) {
+    public init(requestId: String, deviceId: String, service: String, ts: Timestamp, data: [String: JSONObject], part: Int? = nil, parts: Int? = nil) {
         self.requestId = requestId
         self.deviceId = deviceId
         self.service = service
         self.ts = ts
         self.data = data
+        self.part = part
+        self.parts = parts
     }
 }
