@@ -1,4 +1,5 @@
 import ArgumentParser
+import BrokerAccess
 import Foundation
 import GuardianShared
 import MQTT
@@ -57,6 +58,10 @@ struct ForgetCommand: AsyncParsableCommand {
                     print("cannot clear family \(family) as \(requester): \(error)")
                     failed = true
                 }
+            }
+            if !failed && requester == "admin" {
+                // The parents' read access to the family's children goes with it.
+                try await Enrolment(client: client, prefix: topics.prefix).removeFamily(family)
             }
             if !failed { print("family \(family) erased") }
         }

@@ -59,3 +59,46 @@ public struct Enrolment: Sendable {
         }.sorted { $0.id < $1.id }
     }
 }
+
+extension Enrolment {
+    /// The role a family's parents share, `family/{familyId}`: read access to their children's
+    /// events, commands, policy, status, days and geofence events, the right to correct their days,
+    /// and the family itself, so that an app signed in as a parent (the console) sees its family
+    /// through the broker's own checks.
+    public static func familyRoleName(_ familyId: String) -> String { "family/\(familyId)" }
+
+    public static func familyGrants(familyId: String, children: [String], prefix p: String = "guardian") -> [TopicGrant] {
+        [.init(.read, "\(p)/families/\(familyId)"), .init(.read, "\(p)/zones/#")]
+            + children.flatMap { child -> [TopicGrant] in
+                [
+                    .init(.read, "\(p)/events/\(child)/#"), .init(.read, "\(p)/children/\(child)/#"),
+                    .init(.read, "\(p)/timeline/\(child)/#"), .init(.write, "\(p)/timeline/\(child)/feedback"),
+                    .init(.read, "\(p)/geofence/\(child)"),
+                ]
+            }
+    }
+
+    /// Gives the family's parents (those with an account) the family's role, made anew for its
+    /// current children; parents no longer listed lose it. Returns the parents that have no account.
+    @discardableResult
+    public func setFamily(_ familyId: String, parents: [String], children: [String]) async throws(BrokerAccessError) -> [String] {
+        guard DynamicSecurityConfig.isValidId(familyId) else { throw .invalidId(familyId) }
+        let roleName = Self.familyRoleName(familyId)
+        let known = Set(try await list().map(\.id))
+        let missing = parents.filter { !known.contains($0) }
+        var commands: [DynamicSecurityControl.Command] = [
+            .init(command: "deleteRole", rolename: roleName),
+            .init(command: "createRole", rolename: roleName, acls: Self.familyGrants(familyId: familyId, children: children, prefix: prefix).flatMap(\.entries)),
+        ]
+        for parent in parents where known.contains(parent) {
+            commands.append(.init(command: "addClientRole", username: parent, rolename: roleName))
+        }
+        _ = try await control.run(commands, tolerating: ["Role not found"])
+        return missing
+    }
+
+    /// Takes the family's role away from everyone (the family was erased).
+    public func removeFamily(_ familyId: String) async throws(BrokerAccessError) {
+        _ = try await control.run([.init(command: "deleteRole", rolename: Self.familyRoleName(familyId))], tolerating: ["Role not found"])
+    }
+}

@@ -108,6 +108,62 @@ struct EnrolmentTests {
         broker.stop()
     }
 
+    @Test("a family's parents read their children's data through the family's role, and lose it when the family changes or goes")
+    func familyRole() async throws {
+        let broker = try TestBroker(access: .secured)
+        let admin = try await broker.connectedClient("admin")
+        let enrolment = try await Enrolment(client: admin)
+        let alex = try await broker.connectedClient("parent-alex")
+        let seen = try await MessageCollector(alex, "guardian/#")
+        let topics = [
+            "guardian/children/tablet-sam/policy", "guardian/events/tablet-sam/location", "guardian/timeline/tablet-sam/days/2026-11-20",
+            "guardian/families/alex", "guardian/children/phone-alice/policy", "guardian/events/phone-alice/location",
+        ]
+        // Changing a client's roles makes the broker disconnect it (the plugin's "kick"), and the
+        // client reconnects and subscribes again: probe until its own notifications flow.
+        func publishAll(_ marker: String) async throws {
+            var probe = 0
+            while true {
+                probe += 1
+                let tag = "\(marker)-probe-\(probe)"
+                try await admin.publish("guardian/notifications/parent-alex", payload: Data(#"{"m":"\#(tag)"}"#.utf8))
+                let arrived = await eventually(.seconds(2)) { seen.all.contains { String(decoding: $0.payload, as: UTF8.self).contains(tag) } }
+                if arrived { break }
+                try #require(probe < 30, "parent-alex never received its notifications again")
+            }
+            for topic in topics { try await admin.publish(topic, payload: Data(#"{"m":"\#(marker)"}"#.utf8)) }
+            // Readable in every phase: once it arrives, everything published before it was delivered or refused.
+            try await admin.publish("guardian/notifications/parent-alex", payload: Data(#"{"m":"\#(marker)-end"}"#.utf8))
+            #expect(await eventually(.seconds(60)) { seen.all.contains { String(decoding: $0.payload, as: UTF8.self).contains("\(marker)-end") } })
+        }
+        func received(_ marker: String) -> Set<String> {
+            Set(seen.all.filter { String(decoding: $0.payload, as: UTF8.self).contains("\"\(marker)\"") }.map(\.topic))
+                .subtracting(["guardian/notifications/parent-alex"])
+        }
+
+        try await publishAll("before")
+        #expect(received("before").isEmpty, "a parent read a child's data before any family: \(received("before"))")
+
+        let missing = try await enrolment.setFamily("alex", parents: ["parent-alex", "parent-gone"], children: ["tablet-sam"])
+        #expect(missing == ["parent-gone"])
+        try await publishAll("family")
+        #expect(received("family") == Set(topics.prefix(4)), "\(received("family"))")
+        #expect(await Self.publishError(alex, "guardian/timeline/tablet-sam/feedback") == nil)
+        #expect(await Self.publishError(alex, "guardian/children/tablet-sam/policy") == .publishRefused(topic: "guardian/children/tablet-sam/policy", reasonCode: 135))
+
+        // Sam leaves the family: the role is made anew without him.
+        try await enrolment.setFamily("alex", parents: ["parent-alex"], children: ["phone-alice"])
+        try await publishAll("moved")
+        #expect(received("moved") == ["guardian/families/alex", "guardian/children/phone-alice/policy", "guardian/events/phone-alice/location"])
+
+        try await enrolment.removeFamily("alex")
+        try await publishAll("gone")
+        #expect(received("gone").isEmpty, "\(received("gone"))")
+        await alex.shutdown()
+        await admin.shutdown()
+        broker.stop()
+    }
+
     @Test("the CLI's guardian-cli account cannot ask, or read answers, as another requester")
     func cliAccountKeepsToItsOwnPrivacyTopics() async throws {
         let broker = try TestBroker(access: .secured)
