@@ -1,5 +1,6 @@
 import BrokerAccess
 import Foundation
+import GuardianIngest
 import GuardianTestSupport
 import Logging
 import MQTT
@@ -234,7 +235,19 @@ struct EnrolmentTests {
         trusted.useTLS = true
         let alice = try MQTTClient(configuration: trusted, logger: Self.silent)
         try await alice.connect(timeout: .seconds(10))
+
+        // A service speaks mqtts:// too, trusting the CA named by GUARDIAN_MQTT_CA_FILE.
+        let admin = try await broker.connectedClient("admin")
+        let events = try await MessageCollector(admin, "guardian/events/phone-alice/location")
+        let data = try TemporaryDirectory()
+        let config = try broker.serviceConfig(
+            service: "ingest", dataDirectory: data.url,
+            extra: ["GUARDIAN_MQTT_URL": "mqtts://127.0.0.1:\(tlsPort)", "GUARDIAN_MQTT_CA_FILE": ca])
+        let ingest = try await startInProcess(try IngestService(config: config, logger: .quiet), name: "ingest", observer: admin, timeout: .seconds(60))
         #expect(await Self.publishError(alice, "guardian/devices/phone-alice/location") == nil)
+        #expect(await events.wait(for: 1, timeout: .seconds(60)).count == 1, "the upload over TLS reached ingest over TLS")
+        await stopInProcess(ingest)
+        await admin.shutdown()
 
         let other = try TemporaryDirectory()
         try TestBroker.makeCertificates(in: other.url.appendingPathComponent("tls"))
