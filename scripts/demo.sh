@@ -17,6 +17,13 @@ pw() { GUARDIAN_SECRETS_DIR="$work/secrets" "$root/scripts/credential.sh" "$1"; 
 step() { printf '\n== %s\n' "$*"; }
 fail() { echo "DEMO FAILED: $*" >&2; echo "logs:" >&2; tail -n 5 "$work"/*.log >&2 || true; exit 1; }
 
+# mosquitto_pub as a user; a publish the broker refuses fails the demo (mosquitto_pub itself exits 0).
+pub() {
+  local user="$1"; shift
+  local said
+  said="$(mosquitto_pub -p "$port" -V mqttv5 -u "$user" -P "$(pw "$user")" -q 1 "$@" 2>&1)" || fail "$user could not publish: $said"
+  [[ "$said" != *"failed"* ]] || fail "the broker refused $user: $said"
+}
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 port="$(free_port)"
 tls_port="$(free_port)"
@@ -52,7 +59,7 @@ sub() { # sub TOPIC COUNT SECONDS: the first COUNT messages (retained included) 
 step "zones loaded, and phone-alice's profile and preferences"
 guardian zones import "$root/samples/zones.json"
 # A demo user who wants every prediction shown as a nudge (a real user keeps the default 0.70).
-mosquitto_pub -p "$port" -u phone-alice -P "$(pw phone-alice)" -q 1 -r -t guardian/users/phone-alice/preferences -m '{"nudgeThreshold": 0}'
+pub phone-alice -r -t guardian/users/phone-alice/preferences -m '{"nudgeThreshold": 0}'
 
 step "admin enrols a phone; it publishes over TLS at once; removed, it is refused"
 enrolled="$(GUARDIAN_MQTT_USERNAME=admin GUARDIAN_MQTT_PASSWORD="$(pw admin)" guardian devices add phone-demo --role device)" \
@@ -97,10 +104,10 @@ for line in open(sys.argv[1]):
     print(kind + " " + json.dumps(event))
 PY
 while read -r kind payload; do
-  mosquitto_pub -p "$port" -u tablet-sam -P "$(pw tablet-sam)" -q 1 -t "guardian/devices/tablet-sam/$kind" -m "$payload"
+  pub tablet-sam -t "guardian/devices/tablet-sam/$kind" -m "$payload"
 done < "$work/day.txt"
 sleep 1
-mosquitto_pub -p "$port" -u tablet-sam -P "$(pw tablet-sam)" -q 1 -t guardian/timeline/tablet-sam/generate -m '{}'
+pub tablet-sam -t guardian/timeline/tablet-sam/generate -m '{}'
 sub guardian/timeline/tablet-sam/days/2026-11-18 1 15 | grep -q '"slots"' || fail "no timeline day published"
 guardian timeline show tablet-sam --date 2026-11-18
 guardian timeline show tablet-sam --date 2026-11-18 --svg "$work/day.svg"

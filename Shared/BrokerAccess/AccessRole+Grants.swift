@@ -26,6 +26,7 @@ extension AccessRole {
                 .init(.read, "\(p)/nudges/\(id)"),
                 .init(.read, "\(p)/geofence/\(id)"),
                 .init(.read, "\(p)/predictor/responses/\(id)/#"),
+                .init(.readWrite, "\(p)/users/\(id)/preferences"),
                 .init(.readWrite, "owntracks/\(id)/#"),
             ]
         case .owntracks:
