@@ -73,6 +73,28 @@ struct EnrolmentTests {
         broker.stop()
     }
 
+    @Test("an account enrolled at run time survives a broker restart; a removed one stays removed")
+    func enrolmentSurvivesRestart() async throws {
+        let broker = try TestBroker(access: .secured)
+        let admin = try await broker.connectedClient("admin")
+        let enrolment = try await Enrolment(client: admin)
+        let kept = try await enrolment.add("phone-kept", role: .device)
+        let dropped = try await enrolment.add("phone-dropped", role: .device)
+        try await enrolment.remove(dropped.id)
+        await admin.shutdown()
+        broker.stop()
+        try broker.start()
+
+        let device = try Self.client(broker, kept.id, password: kept.password)
+        try await device.connect(timeout: .seconds(30))
+        #expect(await Self.publishError(device, "guardian/devices/phone-kept/location") == nil)
+        #expect(await Self.publishError(device, "guardian/devices/phone-alice/location") == .publishRefused(topic: "guardian/devices/phone-alice/location", reasonCode: 135))
+        let gone = try Self.client(broker, dropped.id, password: dropped.password)
+        await #expect(throws: MQTTError.connectionRefused(reasonCode: Self.notAuthorized)) { try await gone.connect(timeout: .seconds(30)) }
+        for client in [device, gone] { await client.shutdown(flushTimeout: .zero) }
+        broker.stop()
+    }
+
     @Test("each enrolled role carries its own grants: a parent commands, an OwnTracks phone publishes only under owntracks/")
     func rolesCarryTheirGrants() async throws {
         let broker = try TestBroker(access: .secured)
