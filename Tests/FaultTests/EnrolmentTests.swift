@@ -10,13 +10,8 @@ import Testing
 /// the library and through `guardian devices`.
 @Suite("enrolment and revocation over the real broker")
 struct EnrolmentTests {
-    static let notAuthorized: Int32 = 135
-
-    static var silent: Logger {
-        var logger = Logger(label: "guardian.test.refused")
-        logger.logLevel = .critical
-        return logger
-    }
+    static let notAuthorized = AccessControlTests.notAuthorized
+    static var silent: Logger { AccessControlTests.silent }
 
     static func client(_ broker: TestBroker, _ id: String, password: String?, port: Int? = nil) throws -> MQTTClient {
         var configuration = MQTTConfiguration(
@@ -29,12 +24,7 @@ struct EnrolmentTests {
     }
 
     static func publishError(_ client: MQTTClient, _ topic: String) async -> MQTTError? {
-        do {
-            try await client.publish(topic, payload: Data(#"{"ts": 1795000000, "lat": 1, "lon": 1}"#.utf8))
-            return nil
-        } catch {
-            return error
-        }
+        await AccessControlTests.publishError(client, topic, AccessControlTests.location)
     }
 
     @Test("an enrolled device publishes its own data at once and nothing else; removed, it is disconnected and refused")

@@ -6,7 +6,7 @@ purchases whose labels come from a known, documented ground truth.  The model
 therefore learns *these assumptions*, nothing more; replace this generator with
 real labelled outcomes as soon as they exist.
 
-Features (contract order, see /work/shared/CONTRACT.md "Purchase-regret predictions")
+Features (contract order, see docs/protocol.md "Purchase-regret predictions")
 -------------------------------------------------------------------------------------
   0 distanceToMerchant  km from the device to the merchant. Mostly inside or near
                         a 200 m geofence: log-normal, median ~0.3 km; 5% of rows
