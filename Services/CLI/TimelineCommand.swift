@@ -19,14 +19,18 @@ struct TimelineCommand: AsyncParsableCommand {
         @Option(help: "IANA time zone of the days.")
         var timezone = "UTC"
 
+        @Option(help: "The device of lines that do not name one (device uploads).")
+        var device = "offline"
+
         @Option(help: "Also draw each day as an SVG into this folder.")
         var svgDir: String?
 
         func run() throws {
             guard let zone = TimeZone(identifier: timezone) else { throw ValidationError("unknown time zone \(timezone)") }
-            let (motion, locations, problems) = OfflineTimeline.read(jsonLines: try Data(contentsOf: URL(fileURLWithPath: events)))
-            for problem in problems { FileHandle.standardError.write(Data("skipped \(problem)\n".utf8)) }
-            let days = try OfflineTimeline.build(motion: motion, locations: locations, timeZone: zone)
+            guard Identifier.isValid(device) else { throw ValidationError("'\(device)' is not a device id") }
+            let reading = OfflineTimeline.read(jsonLines: try Data(contentsOf: URL(fileURLWithPath: events)), deviceId: device)
+            for problem in reading.problems { FileHandle.standardError.write(Data("skipped \(problem)\n".utf8)) }
+            let days = try OfflineTimeline.build(reading, timeZone: zone)
             let encoder = GuardianJSON.encoder()
             encoder.outputFormatting.insert(.prettyPrinted)
             print(String(decoding: try encoder.encode(days), as: UTF8.self))
@@ -34,7 +38,8 @@ struct TimelineCommand: AsyncParsableCommand {
                 try FileManager.default.createDirectory(atPath: svgDir, withIntermediateDirectories: true)
                 for day in days {
                     guard let timeline = day.dayTimeline else { continue }
-                    try TimelineSVG().render(timeline).write(toFile: "\(svgDir)/\(day.date).svg", atomically: true, encoding: .utf8)
+                    let name = reading.devices.count > 1 ? "\(day.deviceId)-\(day.date)" : day.date
+                    try TimelineSVG().render(timeline).write(toFile: "\(svgDir)/\(name).svg", atomically: true, encoding: .utf8)
                 }
             }
         }
