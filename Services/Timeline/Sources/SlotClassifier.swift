@@ -90,6 +90,10 @@ public final class SlotClassifier: Sendable {
     public func label(_ state: TimelineState, from: Int64? = nil, timeZone: TimeZone) -> TimelineState {
         var state = state
         for (index, span) in state.spans.enumerated() where !span.slot.edited && span.start >= (from ?? .min) {
+            guard !span.slot.isGap else {
+                (state.slots[index].category, state.slots[index].confidence) = (.unknown, 0)
+                continue
+            }
             let guess = guess(span, timeZone: timeZone)
             state.slots[index].category = guess.category
             state.slots[index].confidence = guess.confidence

@@ -40,3 +40,8 @@ public struct SlotSpan: Sendable, Codable, Hashable {
     public var start: Int64 { slot.start }
     public var duration: Int64 { end - slot.start }
 }
+
+extension TimeSlot {
+    /// A stretch without data (see `AnnotatedEvent.longestSilence`): never labelled or published.
+    public var isGap: Bool { activity == .unknown }
+}
