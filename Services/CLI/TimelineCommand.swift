@@ -2,12 +2,14 @@ import ArgumentParser
 import Foundation
 import GuardianShared
 import GuardianTimeline
+import GuardianTimelineEvaluation
 import MQTT
 
-/// `guardian timeline build EVENTS.jsonl` and `guardian timeline show DEVICE --date D --svg FILE`.
+/// `guardian timeline build EVENTS.jsonl`, `guardian timeline show DEVICE --date D --svg FILE`
+/// and `guardian timeline evaluate`.
 struct TimelineCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "timeline", abstract: "Build or draw a day's time slots.", subcommands: [Build.self, Show.self])
+        commandName: "timeline", abstract: "Build or draw a day's time slots.", subcommands: [Build.self, Show.self, Evaluate.self])
 
     struct Build: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -83,6 +85,19 @@ struct TimelineCommand: AsyncParsableCommand {
                     print("\(slot.start.rfc3339.dropFirst(11).prefix(5))-\(slot.end.rfc3339.dropFirst(11).prefix(5))  \(slot.category.rawValue)  \(slot.activity.rawValue)  \(Int(slot.confidence * 100))%\(slot.edited ? " (edited)" : "")")
                 }
             }
+        }
+    }
+
+    struct Evaluate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Build the held-out labelled synthetic days offline and score them against the truth.")
+
+        @Option(help: "Days per person.")
+        var days = 14
+
+        func run() throws {
+            guard days >= 1 else { throw ValidationError("--days must be at least 1") }
+            print(try TimelineEvaluation(LabelledDays.heldOut(days: days)).report)
         }
     }
 }
