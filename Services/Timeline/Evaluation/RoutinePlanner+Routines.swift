@@ -17,9 +17,9 @@ extension RoutinePlanner {
         stay(.food, at: .home, until: later(18...30), blips: nil)
         travel(.commute, to: .work, by: .automotive, minutes: 18...30)
         stay(.work, at: .work, until: around(day, 12, 30, jitter: 15))
-        travel(.food, to: .lunch, by: .walking, minutes: 4...6)
+        travel(.commute, to: .lunch, by: .walking, minutes: 4...6)
         stay(.food, at: .lunch, until: later(30...45), blips: nil)
-        travel(.food, to: .work, by: .walking, minutes: 4...6)
+        travel(.commute, to: .work, by: .walking, minutes: 4...6)
         stay(.work, at: .work, until: around(day, 17, 30, jitter: 20))
         travel(.commute, to: .home, by: .automotive, minutes: 20...32)
         if (weekday == 1 || weekday == 3) && chance(0.85) {
@@ -50,7 +50,7 @@ extension RoutinePlanner {
         if weekday == 2 {
             stay(.leisure, at: .home, until: around(day, 16, 45, jitter: 10))
             travel(.commute, to: .pitch, by: .cycling, minutes: 8...12)
-            stay(.exercise, at: .pitch, until: later(70...90), blips: 8...20)
+            loop(.exercise, .running, minutes: 60...80, pauses: true)
             travel(.commute, to: .home, by: .cycling, minutes: 8...12)
         }
         meal(day, 18, 30, jitter: 15)

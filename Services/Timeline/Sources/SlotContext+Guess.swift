@@ -1,0 +1,61 @@
+/// What most people's slots are, read from context rather than the clock: a long rest at home
+/// is sleep whenever it happens, a long stay at work is work at any hour, driving is getting
+/// somewhere. The clock only separates meals from free time, as the standard day does.
+extension SlotContext {
+    /// The guess and how sure it is; `nil` when context says nothing (the classifier decides).
+    var guess: (category: TimelineCategory, confidence: Double)? {
+        switch activity {
+        case .stationary: stayGuess
+        case .automotive: (.commute, 0.9)
+        case .running: (.exercise, 0.9)
+        case .cycling:
+            // A long ride from home back home is a ride out; otherwise it gets somewhere.
+            minutes >= 40 && placeBefore != nil && placeBefore == placeAfter ? (.exercise, 0.8) : (.commute, 0.8)
+        case .walking:
+            if minutes < 30 { (.commute, 0.8) } else if isMorning { (.shopping, 0.6) } else { (.leisure, 0.7) }
+        case .unknown: nil
+        }
+    }
+
+    /// Rests are at least this long.
+    static let rest = 180.0
+
+    var stayGuess: (category: TimelineCategory, confidence: Double)? {
+        switch kind {
+        case .home: homeGuess
+        case .work:
+            // A short break halfway through a stretch at work is a meal.
+            if (15...45).contains(minutes), let position = positionInWork, (0.3...0.7).contains(position),
+               previous?.kind == .work, next?.kind == .work {
+                (.food, 0.7)
+            } else {
+                (.work, 0.9)
+            }
+        case .other, .unknown:
+            if (20...80).contains(minutes), isMidday, weekday < 5 { (.food, 0.7) }
+            else if minutes >= 90, (11 * 60...17 * 60 + 30).contains(startMinute) { (.family, 0.6) }
+            else if startMinute >= 18 * 60 || startMinute < 3 * 60 { (.leisure, 0.6) }
+            else { nil }
+        }
+    }
+
+    var homeGuess: (category: TimelineCategory, confidence: Double) {
+        let restBefore = previous.map { $0.kind == .home && $0.activity == .stationary && $0.minutes >= Self.rest } ?? false
+        let restAfter = next.map { $0.kind == .home && $0.activity == .stationary && $0.minutes >= Self.rest } ?? false
+        if minutes >= Self.rest { return (.sleep, 0.9) }
+        // The other half of a night broken by a walk.
+        if minutes >= 135 && (restBefore || restAfter) { return (.sleep, 0.8) }
+        if minutes >= 60 && isNight { return (.sleep, 0.7) }
+        // Breakfast after a rest, a bite on coming home before one, meals at meal times.
+        if minutes <= 60 && restBefore { return (.food, 0.8) }
+        if minutes <= 45 && restAfter && previous.map({ $0.activity != .stationary }) == true { return (.food, 0.7) }
+        if (20...55).contains(minutes) && isMealTime { return (.food, 0.6) }
+        return (.leisure, 0.7)
+    }
+
+    var localMiddle: Double { middle.truncatingRemainder(dividingBy: 1440) }
+    var isNight: Bool { localMiddle < 5 * 60 }
+    var isMorning: Bool { (9 * 60...13 * 60).contains(startMinute) }
+    var isMidday: Bool { (11 * 60...14 * 60 + 30).contains(localMiddle) }
+    var isMealTime: Bool { (11 * 60 + 30...14 * 60 + 30).contains(localMiddle) || (17 * 60 + 30...21 * 60).contains(localMiddle) }
+}

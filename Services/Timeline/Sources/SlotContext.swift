@@ -1,0 +1,76 @@
+import Foundation
+
+/// A slot among its neighbours: what the context guess looks at besides the slot itself.
+struct SlotContext: Sendable, Hashable {
+    var activity: MotionActivity
+    var minutes: Double
+    /// Local start, minutes after midnight, and its weekday (0 = Monday).
+    var startMinute: Double
+    var weekday: Int
+    /// The place of a stay (`unknown` for movement).
+    var kind: DevicePlaces.Kind
+    var place: Int?
+    /// The neighbouring slots (nil at either end or next to a gap).
+    var previous: Neighbour?
+    var next: Neighbour?
+    /// Where the stays before and after this one are (skipping movement), for trips.
+    var placeBefore: Int?
+    var placeAfter: Int?
+    /// For a stay at work: where it falls in the run of work stays around it (0 at the start, 1 at the end).
+    var positionInWork: Double?
+
+    struct Neighbour: Sendable, Hashable {
+        var activity: MotionActivity
+        var kind: DevicePlaces.Kind
+        var minutes: Double
+    }
+
+    var isStay: Bool { activity == .stationary }
+    /// The local time at the middle of the slot, minutes after midnight (may exceed 1440).
+    var middle: Double { startMinute + minutes / 2 }
+
+    /// The context of every slot of a timeline.
+    static func of(_ spans: [SlotSpan], places: DevicePlaces, timeZone: TimeZone) -> [SlotContext] {
+        var contexts = spans.map { span in
+            let observation = SlotObservation(start: span.start, duration: span.duration, activity: span.slot.activity, timeZone: timeZone)
+            let stay = span.slot.activity == .stationary
+            return SlotContext(
+                activity: span.slot.activity, minutes: observation.minutes, startMinute: observation.minuteOfDay, weekday: observation.weekday,
+                kind: stay ? places.kind(of: span.slot.location) : .unknown, place: stay ? places.place(of: span.slot.location) : nil)
+        }
+        for index in contexts.indices {
+            if index > 0, !spans[index - 1].slot.isGap {
+                contexts[index].previous = Neighbour(activity: contexts[index - 1].activity, kind: contexts[index - 1].kind, minutes: contexts[index - 1].minutes)
+            }
+            if index + 1 < contexts.count, !spans[index + 1].slot.isGap {
+                contexts[index].next = Neighbour(activity: contexts[index + 1].activity, kind: contexts[index + 1].kind, minutes: contexts[index + 1].minutes)
+            }
+        }
+        var lastStay: Int?
+        for index in contexts.indices {
+            contexts[index].placeBefore = lastStay
+            if contexts[index].isStay { lastStay = contexts[index].place }
+            if spans[index].slot.isGap { lastStay = nil }
+        }
+        var nextStay: Int?
+        for index in contexts.indices.reversed() {
+            contexts[index].placeAfter = nextStay
+            if contexts[index].isStay { nextStay = contexts[index].place }
+            if spans[index].slot.isGap { nextStay = nil }
+        }
+        var runStart = 0
+        for index in contexts.indices {
+            let atWork = contexts[index].isStay && contexts[index].kind == .work
+            guard atWork else {
+                runStart = index + 1
+                continue
+            }
+            guard index + 1 == contexts.count || !(contexts[index + 1].isStay && contexts[index + 1].kind == .work) else { continue }
+            let from = spans[runStart].start, to = spans[index].end
+            for member in runStart...index where to > from {
+                contexts[member].positionInWork = Double((spans[member].start + spans[member].end) / 2 - from) / Double(to - from)
+            }
+        }
+        return contexts
+    }
+}
