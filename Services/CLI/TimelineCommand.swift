@@ -95,9 +95,13 @@ struct TimelineCommand: AsyncParsableCommand {
         @Option(help: "Days per person.")
         var days = 14
 
+        @Flag(help: "Score the training days (for tuning) instead of the held-out ones.")
+        var training = false
+
         func run() throws {
             guard days >= 1 else { throw ValidationError("--days must be at least 1") }
-            print(try TimelineEvaluation(LabelledDays.heldOut(days: days)).report)
+            let data = training ? LabelledDays.training(days: days) : LabelledDays.heldOut(days: days)
+            print(try TimelineEvaluation(data, name: training ? "training" : "held-out").report)
         }
     }
 }

@@ -8,9 +8,12 @@ public struct TimelineEvaluation: Sendable {
     public var overall = TimelineScore()
     public var byRoutine: [SyntheticPerson.Routine: TimelineScore] = [:]
     public var published: [String: [DayTimeline]] = [:]
+    /// Which days these are, for the report ("held-out", "training").
+    public var name: String
 
-    public init(_ data: LabelledDays) throws {
+    public init(_ data: LabelledDays, name: String = "held-out") throws {
         self.data = data
+        self.name = name
         let dayStarts = data.dayStarts
         for person in data.people {
             let days = try OfflineTimeline.days(person.events, timeZone: data.timeZone)
@@ -38,7 +41,7 @@ public struct TimelineEvaluation: Sendable {
         func hours(_ ms: Int64) -> String { String(format: "%6.1f", Double(ms) / 3_600_000) }
         let score = overall
         var lines = [
-            "held-out synthetic days: \(data.people.count) people × \(data.days) days from \(data.firstDay) (\(data.timeZone.identifier))",
+            "\(name) synthetic days: \(data.people.count) people × \(data.days) days from \(data.firstDay) (\(data.timeZone.identifier))",
             "",
             "category    truth h  accuracy",
         ]

@@ -32,8 +32,8 @@ extension SlotContext {
                 (.work, 0.9)
             }
         case .other, .unknown:
-            if (20...80).contains(minutes), isMidday, weekday < 5 { (.food, 0.7) }
-            else if minutes >= 90, (11 * 60...17 * 60 + 30).contains(startMinute) { (.family, 0.6) }
+            if (20...80).contains(visitMinutes), isMidday, weekday < 5 { (.food, 0.7) }
+            else if visitMinutes >= 90, (11 * 60...18 * 60).contains(localMiddle) { (.family, 0.6) }
             else if startMinute >= 18 * 60 || startMinute < 3 * 60 { (.leisure, 0.6) }
             else { nil }
         }
@@ -43,13 +43,14 @@ extension SlotContext {
         let restBefore = previous.map { $0.kind == .home && $0.activity == .stationary && $0.minutes >= Self.rest } ?? false
         let restAfter = next.map { $0.kind == .home && $0.activity == .stationary && $0.minutes >= Self.rest } ?? false
         if minutes >= Self.rest { return (.sleep, 0.9) }
-        // The other half of a night broken by a walk.
+        // The rest of a night broken by a walk or a silence.
         if minutes >= 135 && (restBefore || restAfter) { return (.sleep, 0.8) }
-        if minutes >= 60 && isNight { return (.sleep, 0.7) }
-        // Breakfast after a rest, a bite on coming home before one, meals at meal times.
+        if isNight && (minutes >= 60 || restBefore || restAfter) { return (.sleep, 0.7) }
+        if minutes >= 60 && restBefore && localMiddle < 10 * 60 { return (.sleep, 0.6) }
+        // Breakfast after a rest, a bite on coming home before one, a meal at a meal time.
         if minutes <= 60 && restBefore { return (.food, 0.8) }
         if minutes <= 45 && restAfter && previous.map({ $0.activity != .stationary }) == true { return (.food, 0.7) }
-        if (20...55).contains(minutes) && isMealTime { return (.food, 0.6) }
+        if isMealTime { return (.food, 0.6) }
         return (.leisure, 0.7)
     }
 
@@ -57,5 +58,4 @@ extension SlotContext {
     var isNight: Bool { localMiddle < 5 * 60 }
     var isMorning: Bool { (9 * 60...13 * 60).contains(startMinute) }
     var isMidday: Bool { (11 * 60...14 * 60 + 30).contains(localMiddle) }
-    var isMealTime: Bool { (11 * 60 + 30...14 * 60 + 30).contains(localMiddle) || (17 * 60 + 30...21 * 60).contains(localMiddle) }
 }

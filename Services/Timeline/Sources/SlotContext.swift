@@ -18,6 +18,10 @@ struct SlotContext: Sendable, Hashable {
     var placeAfter: Int?
     /// For a stay at work: where it falls in the run of work stays around it (0 at the start, 1 at the end).
     var positionInWork: Double?
+    /// For a stay: the minutes of the whole visit (the run of stays at its place it belongs to).
+    var visitMinutes = 0.0
+    /// For a stay at home: the one stay of its visit most likely to be a meal at a meal time.
+    var isMealTime = false
 
     struct Neighbour: Sendable, Hashable {
         var activity: MotionActivity
@@ -58,6 +62,7 @@ struct SlotContext: Sendable, Hashable {
             if contexts[index].isStay { nextStay = contexts[index].place }
             if spans[index].slot.isGap { nextStay = nil }
         }
+        markVisits(&contexts, spans)
         var runStart = 0
         for index in contexts.indices {
             let atWork = contexts[index].isStay && contexts[index].kind == .work
@@ -72,5 +77,33 @@ struct SlotContext: Sendable, Hashable {
             }
         }
         return contexts
+    }
+
+    /// Lunch around 13:00 and dinner around 19:15, as in the standard day.
+    static let meals: [(window: ClosedRange<Double>, centre: Double)] = [(11 * 60 + 30...14 * 60 + 30, 13 * 60), (17 * 60 + 30...21 * 60, 19 * 60 + 15)]
+
+    /// Sets each stay's visit length and, in each visit home, the stay per meal time closest to it.
+    static func markVisits(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
+        var first = 0
+        while first < contexts.count {
+            guard contexts[first].isStay, let place = contexts[first].place else {
+                if contexts[first].isStay { contexts[first].visitMinutes = contexts[first].minutes }
+                first += 1
+                continue
+            }
+            var last = first
+            while last + 1 < contexts.count, contexts[last + 1].isStay, contexts[last + 1].place == place { last += 1 }
+            let minutes = contexts[first...last].reduce(0) { $0 + $1.minutes }
+            for index in first...last { contexts[index].visitMinutes = minutes }
+            if contexts[first].kind == .home {
+                for meal in meals {
+                    let candidates = (first...last).filter { (20...55).contains(contexts[$0].minutes) && meal.window.contains(contexts[$0].localMiddle) }
+                    if let best = candidates.min(by: { abs(contexts[$0].localMiddle - meal.centre) < abs(contexts[$1].localMiddle - meal.centre) }) {
+                        contexts[best].isMealTime = true
+                    }
+                }
+            }
+            first = last + 1
+        }
     }
 }
