@@ -25,12 +25,7 @@ extension SlotContext {
         case .home: homeGuess
         case .work:
             // A short break halfway through a stretch at work is a meal.
-            if (15...45).contains(minutes), let position = positionInWork, (0.3...0.7).contains(position),
-               previous?.kind == .work, next?.kind == .work {
-                (.food, 0.7)
-            } else {
-                (.work, 0.9)
-            }
+            isBreak ? (.food, 0.7) : (.work, 0.9)
         case .other, .unknown:
             if (20...80).contains(visitMinutes), isMidday, weekday < 5 { (.food, 0.7) }
             else if visitMinutes >= 90, (11 * 60...18 * 60).contains(localMiddle) { (.family, 0.6) }

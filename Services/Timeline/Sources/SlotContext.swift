@@ -16,8 +16,8 @@ struct SlotContext: Sendable, Hashable {
     /// Where the stays before and after this one are (skipping movement), for trips.
     var placeBefore: Int?
     var placeAfter: Int?
-    /// For a stay at work: where it falls in the run of work stays around it (0 at the start, 1 at the end).
-    var positionInWork: Double?
+    /// For a stay at work: the one short stay halfway through a stretch at work (a meal break).
+    var isBreak = false
     /// For a stay: the minutes of the whole visit (the run of stays at its place it belongs to).
     var visitMinutes = 0.0
     /// For a stay at home: the one stay of its visit most likely to be a meal at a meal time.
@@ -71,15 +71,20 @@ struct SlotContext: Sendable, Hashable {
                 continue
             }
             guard index + 1 == contexts.count || !(contexts[index + 1].isStay && contexts[index + 1].kind == .work) else { continue }
+            // The break is a short stay in the middle third; the piece of work just before it is
+            // often as short, so of several the last is taken.
             let from = spans[runStart].start, to = spans[index].end
-            for member in runStart...index where to > from {
-                contexts[member].positionInWork = Double((spans[member].start + spans[member].end) / 2 - from) / Double(to - from)
+            let breaks = (runStart...index).filter { member in
+                guard member > runStart, member < index, (15...45).contains(contexts[member].minutes) else { return false }
+                let position = Double((spans[member].start + spans[member].end) / 2 - from) / Double(to - from)
+                return (0.3...0.7).contains(position)
             }
+            if let last = breaks.last { contexts[last].isBreak = true }
         }
         return contexts
     }
 
-    /// Lunch around 13:00 and dinner around 19:15, as in the standard day.
+    /// Lunch and dinner times, around the standard day's.
     static let meals: [(window: ClosedRange<Double>, centre: Double)] = [(11 * 60 + 30...14 * 60 + 30, 13 * 60), (17 * 60 + 30...21 * 60, 19 * 60 + 15)]
 
     /// Sets each stay's visit length and, in each visit home, the stay per meal time closest to it.
