@@ -33,15 +33,38 @@ public struct DevicePlaces: Sendable, Hashable {
         self.work = work
     }
 
-    /// Clusters the stationary slots (longest first) into places and names home and work.
+    /// A run of consecutive stays at one location.
+    struct Visit {
+        var start: Int64
+        var duration: Int64
+        var location: GeoPoint
+    }
+
+    /// The stationary slots joined into visits: consecutive stays within `radius` of the first.
+    static func visits(_ spans: [SlotSpan]) -> [Visit] {
+        var visits: [Visit] = []
+        var lastEnd: Int64?
+        for span in spans {
+            defer { lastEnd = span.end }
+            guard span.slot.activity == .stationary, let location = span.slot.location else { continue }
+            if let last = visits.last, lastEnd == span.start, last.start + last.duration == span.start, last.location.distance(to: location) <= radius {
+                visits[visits.count - 1].duration += span.duration
+            } else {
+                visits.append(Visit(start: span.start, duration: span.duration, location: location))
+            }
+        }
+        return visits
+    }
+
+    /// Clusters the visits (longest first) into places and names home and work.
     public static func learn(from spans: [SlotSpan], timeZone: TimeZone) -> DevicePlaces {
         let days = LocalDays(timeZone)
-        let visits = spans.filter { $0.slot.activity == .stationary && $0.slot.location != nil && $0.duration >= shortestVisit }
+        let visits = Self.visits(spans).filter { $0.duration >= shortestVisit }
             .sorted { ($0.duration, $1.start) > ($1.duration, $0.start) }
         var places: [Place] = []
         var longStayDates: [Set<String>] = []
         for visit in visits {
-            let location = visit.slot.location!
+            let location = visit.location
             let weight = Double(visit.duration)
             let index: Int
             if let near = places.indices.min(by: { places[$0].centre.distance(to: location) < places[$1].centre.distance(to: location) }),

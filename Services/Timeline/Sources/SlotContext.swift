@@ -20,6 +20,8 @@ struct SlotContext: Sendable, Hashable {
     var isBreak = false
     /// For a stay: the minutes of the whole visit (the run of stays at its place it belongs to).
     var visitMinutes = 0.0
+    /// For a stay: the minutes of the stillness it belongs to (stays at its place not parted by movement).
+    var stillMinutes = 0.0
     /// For a stay at home: the one stay of its visit most likely to be a meal at a meal time.
     var isMealTime = false
 
@@ -42,12 +44,13 @@ struct SlotContext: Sendable, Hashable {
                 activity: span.slot.activity, minutes: observation.minutes, startMinute: observation.minuteOfDay, weekday: observation.weekday,
                 kind: stay ? places.kind(of: span.slot.location) : .unknown, place: stay ? places.place(of: span.slot.location) : nil)
         }
+        markStillness(&contexts, spans)
         for index in contexts.indices {
             if index > 0, !spans[index - 1].slot.isGap {
-                contexts[index].previous = Neighbour(activity: contexts[index - 1].activity, kind: contexts[index - 1].kind, minutes: contexts[index - 1].minutes)
+                contexts[index].previous = contexts[index - 1].asNeighbour
             }
             if index + 1 < contexts.count, !spans[index + 1].slot.isGap {
-                contexts[index].next = Neighbour(activity: contexts[index + 1].activity, kind: contexts[index + 1].kind, minutes: contexts[index + 1].minutes)
+                contexts[index].next = contexts[index + 1].asNeighbour
             }
         }
         var lastStay: Int?
@@ -108,6 +111,28 @@ struct SlotContext: Sendable, Hashable {
                     }
                 }
             }
+            first = last + 1
+        }
+    }
+
+    /// Seen from a neighbour: a stay as long as the stillness it belongs to.
+    var asNeighbour: Neighbour { Neighbour(activity: activity, kind: kind, minutes: isStay ? stillMinutes : minutes) }
+
+    /// Sets each stay's stillness: consecutive stays at one place with no movement between them.
+    static func markStillness(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
+        var first = 0
+        while first < contexts.count {
+            guard contexts[first].isStay else {
+                first += 1
+                continue
+            }
+            var last = first
+            while last + 1 < contexts.count, contexts[last + 1].isStay, spans[last].slot.endsMoving != true,
+                  contexts[last + 1].place == contexts[first].place, contexts[first].place != nil {
+                last += 1
+            }
+            let minutes = contexts[first...last].reduce(0) { $0 + $1.minutes }
+            for index in first...last { contexts[index].stillMinutes = minutes }
             first = last + 1
         }
     }

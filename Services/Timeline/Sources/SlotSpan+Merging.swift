@@ -42,9 +42,10 @@ extension Array where Element == SlotSpan {
         let place = (stays.isEmpty ? Array(run) : stays).max { $0.duration < $1.duration }?.slot.location
         let total = Swift.max(end - head.start, 1)
         let confidence = run.reduce(0.0) { $0 + $1.slot.confidence * Double($1.duration) } / Double(total)
-        let slot = TimeSlot(
+        var slot = TimeSlot(
             start: head.start, category: head.slot.category, confidence: confidence, activity: activity, location: place,
             edited: run.contains { $0.slot.edited })
+        slot.endsMoving = run[run.endIndex - 1].slot.endsMoving
         return SlotSpan(slot: slot, end: end)
     }
 }

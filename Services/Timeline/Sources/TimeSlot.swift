@@ -13,6 +13,10 @@ public struct TimeSlot: Sendable, Codable, Hashable {
     public var location: GeoPoint?
     /// The user set the category (or the start).
     public var edited: Bool
+    /// For a stay: `true` when it ends with movement too short to be a slot (getting up, a
+    /// walk to the car), `nil` otherwise; stays that follow one another without it (motion
+    /// missing for a while) are one visit.
+    public var endsMoving: Bool?
 
     public init(
         start: Int64, category: TimelineCategory = .unknown, confidence: Double = 0,
