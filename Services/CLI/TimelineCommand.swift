@@ -102,6 +102,8 @@ struct TimelineCommand: AsyncParsableCommand {
             guard days >= 1 else { throw ValidationError("--days must be at least 1") }
             let data = training ? LabelledDays.training(days: days) : LabelledDays.heldOut(days: days)
             print(try TimelineEvaluation(data, name: training ? "training" : "held-out").report)
+            print("")
+            print(try CorrectionExperiment(data).report)
         }
     }
 }

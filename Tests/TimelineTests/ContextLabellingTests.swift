@@ -59,7 +59,7 @@ struct ContextLabellingTests {
         #expect(labelled.slots.filter { !$0.isGap }.allSatisfy { $0.category != .unknown })
     }
 
-    @Test("a correction is applied first to the same kind of slot: same place, time of day and kind of day")
+    @Test("a correction is applied first to the same kind of slot: same place, time of day, kind of day and guess")
     func correctionMemory() throws {
         let person = try #require(Self.week.people.first { $0.person.routine == .officeWorker })
         let spans = state(person).spans
@@ -69,9 +69,15 @@ struct ContextLabellingTests {
         let corrected = LabelledSlot(lunches[0], category: .work)
         let memory = CorrectionMemory(corrections: [corrected])
         for lunch in lunches.dropFirst() {
-            #expect(memory.category(for: lunch, timeZone: zone)?.category == .work)
+            #expect(memory.category(for: lunch, guess: corrected.guessed, timeZone: zone)?.category == .work)
         }
         let evenings = spans.filter { $0.slot.activity == .stationary && person.category(from: $0.start, to: $0.end) == .leisure }
-        #expect(evenings.allSatisfy { memory.category(for: $0, timeZone: zone) == nil })
+        #expect(evenings.allSatisfy { memory.category(for: $0, guess: corrected.guessed, timeZone: zone) == nil })
+        // A correction of what was guessed food applies to the same kind guessed food, not to one guessed otherwise.
+        var guessedFood = corrected
+        guessedFood.guessed = .food
+        let picky = CorrectionMemory(corrections: [guessedFood])
+        #expect(picky.category(for: lunches[1], guess: .food, timeZone: zone)?.category == .work)
+        #expect(picky.category(for: lunches[1], guess: .leisure, timeZone: zone) == nil)
     }
 }

@@ -3,18 +3,19 @@ import Foundation
 /// The slots a person corrected (or confirmed), applied to the same kind of slot on other
 /// days: the same motion, at the same place for a stay, at the same time of day (the
 /// corrected slot's span, with `margin` either side) and on the same kind of day (weekday or
-/// weekend). Several matching corrections vote.
+/// weekend), and guessed as the corrected slot had been (when known). Several matching
+/// corrections vote.
 struct CorrectionMemory: Sendable, Hashable {
     var corrections: [LabelledSlot]
 
     static let margin = 60.0
 
     /// The corrected category for a slot and the share of matching corrections that agree.
-    func category(for span: SlotSpan, timeZone: TimeZone) -> (category: TimelineCategory, share: Double)? {
+    func category(for span: SlotSpan, guess: TimelineCategory?, timeZone: TimeZone) -> (category: TimelineCategory, share: Double)? {
         guard !corrections.isEmpty else { return nil }
         let slot = SlotObservation(start: span.start, duration: span.duration, activity: span.slot.activity, timeZone: timeZone)
         var votes: [TimelineCategory: Int] = [:]
-        for correction in corrections where correction.activity == span.slot.activity {
+        for correction in corrections where correction.activity == span.slot.activity && (correction.guessed == nil || correction.guessed == guess) {
             let corrected = SlotObservation(start: correction.start, duration: correction.duration, activity: correction.activity, timeZone: timeZone)
             guard (corrected.weekday < 5) == (slot.weekday < 5) else { continue }
             if span.slot.activity == .stationary {

@@ -101,15 +101,19 @@ public final class SlotClassifier: Sendable {
         let contexts = SlotContext.of(spans, places: places, timeZone: timeZone)
         for (index, span) in spans.enumerated() where !span.slot.edited && span.start >= (from ?? .min) {
             let labelled: (TimelineCategory, Double)
+            let context = span.slot.isGap ? nil : contexts[index].guess
+            let machine = span.slot.isGap || context != nil ? nil : guess(span, timeZone: timeZone)
             if span.slot.isGap {
                 labelled = (.unknown, 0)
-            } else if let corrected = memory.category(for: span, timeZone: timeZone), corrected.share >= Self.minimumConfidence {
+            } else if let corrected = memory.category(for: span, guess: context?.category ?? machine?.category, timeZone: timeZone),
+                      corrected.share >= Self.minimumConfidence {
                 labelled = (corrected.category, corrected.share)
-            } else if let guess = contexts[index].guess {
-                labelled = guess
+            } else if let context {
+                labelled = context
+            } else if let machine {
+                labelled = (machine.category, machine.confidence)
             } else {
-                let guess = guess(span, timeZone: timeZone)
-                labelled = (guess.category, guess.confidence)
+                labelled = (.unknown, 0)
             }
             (state.slots[index].category, state.slots[index].confidence) = labelled
         }
