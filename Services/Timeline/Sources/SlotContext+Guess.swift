@@ -17,9 +17,6 @@ extension SlotContext {
         }
     }
 
-    /// Rests are at least this long.
-    static let rest = 180.0
-
     var stayGuess: (category: TimelineCategory, confidence: Double)? {
         switch kind {
         case .home: homeGuess
@@ -35,16 +32,10 @@ extension SlotContext {
     }
 
     var homeGuess: (category: TimelineCategory, confidence: Double) {
-        let restBefore = previous.map { $0.kind == .home && $0.activity == .stationary && $0.minutes >= Self.rest } ?? false
-        let restAfter = next.map { $0.kind == .home && $0.activity == .stationary && $0.minutes >= Self.rest } ?? false
-        if stillMinutes >= Self.rest { return (.sleep, 0.9) }
-        // The rest of a night broken by a walk.
-        if stillMinutes >= 135 && (restBefore || restAfter) { return (.sleep, 0.8) }
-        if isNight && (stillMinutes >= 60 || restBefore || restAfter) { return (.sleep, 0.7) }
-        if stillMinutes >= 60 && restBefore && localMiddle < 10 * 60 { return (.sleep, 0.6) }
+        if isSleep { return (.sleep, stillMinutes >= Self.rest ? 0.9 : 0.7) }
         // Breakfast after a rest, a bite on coming home before one, a meal at a meal time.
-        if minutes <= 60 && restBefore { return (.food, 0.8) }
-        if minutes <= 45 && restAfter && previous.map({ $0.activity != .stationary }) == true { return (.food, 0.7) }
+        if minutes <= 60 && previous?.isSleep == true { return (.food, 0.8) }
+        if minutes <= 45 && next?.isSleep == true && previous.map({ $0.activity != .stationary }) == true { return (.food, 0.7) }
         if isMealTime { return (.food, 0.6) }
         return (.leisure, 0.7)
     }

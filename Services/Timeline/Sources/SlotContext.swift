@@ -24,11 +24,14 @@ struct SlotContext: Sendable, Hashable {
     var stillMinutes = 0.0
     /// For a stay at home: the one stay of its visit most likely to be a meal at a meal time.
     var isMealTime = false
+    /// For a stay at home: part of a rest (a long stillness, and the pieces of a night broken by a walk).
+    var isSleep = false
 
     struct Neighbour: Sendable, Hashable {
         var activity: MotionActivity
         var kind: DevicePlaces.Kind
         var minutes: Double
+        var isSleep: Bool
     }
 
     var isStay: Bool { activity == .stationary }
@@ -45,6 +48,7 @@ struct SlotContext: Sendable, Hashable {
                 kind: stay ? places.kind(of: span.slot.location) : .unknown, place: stay ? places.place(of: span.slot.location) : nil)
         }
         markStillness(&contexts, spans)
+        markRests(&contexts, spans)
         for index in contexts.indices {
             if index > 0, !spans[index - 1].slot.isGap {
                 contexts[index].previous = contexts[index - 1].asNeighbour
@@ -65,7 +69,7 @@ struct SlotContext: Sendable, Hashable {
             if contexts[index].isStay { nextStay = contexts[index].place }
             if spans[index].slot.isGap { nextStay = nil }
         }
-        markVisits(&contexts, spans)
+        markVisits(&contexts, spans, days: LocalDays(timeZone))
         var runStart = 0
         for index in contexts.indices {
             let atWork = contexts[index].isStay && contexts[index].kind == .work
@@ -90,8 +94,8 @@ struct SlotContext: Sendable, Hashable {
     /// Lunch and dinner times, around the standard day's.
     static let meals: [(window: ClosedRange<Double>, centre: Double)] = [(11 * 60 + 30...14 * 60 + 30, 13 * 60), (17 * 60 + 30...21 * 60, 19 * 60 + 15)]
 
-    /// Sets each stay's visit length and, in each visit home, the stay per meal time closest to it.
-    static func markVisits(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
+    /// Sets each stay's visit length and, in each visit home, the stay per day and meal time closest to it.
+    static func markVisits(_ contexts: inout [SlotContext], _ spans: [SlotSpan], days: LocalDays) {
         var first = 0
         while first < contexts.count {
             guard contexts[first].isStay, let place = contexts[first].place else {
@@ -106,7 +110,8 @@ struct SlotContext: Sendable, Hashable {
             if contexts[first].kind == .home {
                 for meal in meals {
                     let candidates = (first...last).filter { (20...55).contains(contexts[$0].minutes) && meal.window.contains(contexts[$0].localMiddle) }
-                    if let best = candidates.min(by: { abs(contexts[$0].localMiddle - meal.centre) < abs(contexts[$1].localMiddle - meal.centre) }) {
+                    for sameDay in Dictionary(grouping: candidates, by: { days.name(of: spans[$0].start) }).values {
+                        let best = sameDay.min { abs(contexts[$0].localMiddle - meal.centre) < abs(contexts[$1].localMiddle - meal.centre) }!
                         contexts[best].isMealTime = true
                     }
                 }
@@ -116,7 +121,27 @@ struct SlotContext: Sendable, Hashable {
     }
 
     /// Seen from a neighbour: a stay as long as the stillness it belongs to.
-    var asNeighbour: Neighbour { Neighbour(activity: activity, kind: kind, minutes: isStay ? stillMinutes : minutes) }
+    var asNeighbour: Neighbour { Neighbour(activity: activity, kind: kind, minutes: isStay ? stillMinutes : minutes, isSleep: isSleep) }
+
+    /// Rests are at least this long.
+    static let rest = 180.0
+
+    /// Marks the rests at home, whenever they happen, then the pieces of a rest broken by a walk:
+    /// long ones next to it, ones in the small hours, and a long one after it in the morning.
+    static func markRests(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
+        for index in contexts.indices where contexts[index].isStay && contexts[index].kind == .home {
+            contexts[index].isSleep = contexts[index].stillMinutes >= rest
+        }
+        for _ in 0..<2 {
+            for index in contexts.indices where contexts[index].isStay && contexts[index].kind == .home && !contexts[index].isSleep {
+                let before = index > 0 && !spans[index - 1].slot.isGap && contexts[index - 1].isSleep
+                let after = index + 1 < contexts.count && !spans[index + 1].slot.isGap && contexts[index + 1].isSleep
+                let context = contexts[index], still = context.stillMinutes
+                contexts[index].isSleep = (still >= 135 && (before || after)) || (context.isNight && (still >= 60 || before || after))
+                    || (still >= 60 && before && context.localMiddle < 10 * 60)
+            }
+        }
+    }
 
     /// Sets each stay's stillness: consecutive stays at one place with no movement between them.
     static func markStillness(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
