@@ -1,7 +1,9 @@
 import Foundation
 
-/// Guesses a slot's category with a libsvm C-SVC (RBF kernel, probability estimates), trained
-/// on the standard day and the slots a user labelled. One per device; train again after feedback.
+/// Labels a device's slots: the user's corrections first (`CorrectionMemory`), then context
+/// (`SlotContext.guess`), and for what context leaves open a libsvm C-SVC (RBF kernel,
+/// probability estimates) trained on the standard day and the slots the user labelled. One per
+/// device; train again after feedback.
 ///
 /// Features (all in [-1, 1]): the local start time and weekday on the unit circle, the duration
 /// on a log scale, the location relative to the user's home in a frame scaled to their places

@@ -20,9 +20,7 @@ extension SlotContext {
     var stayGuess: (category: TimelineCategory, confidence: Double)? {
         switch kind {
         case .home: homeGuess
-        case .work:
-            // A short break halfway through a stretch at work is a meal.
-            isBreak ? (.food, 0.7) : (.work, 0.9)
+        case .work: isBreak ? (.food, 0.7) : (.work, 0.9)
         case .other, .unknown:
             if (20...80).contains(visitMinutes), isMidday, weekday < 5 { (.food, 0.7) }
             else if visitMinutes >= 90, (11 * 60...18 * 60).contains(localMiddle) { (.family, 0.6) }

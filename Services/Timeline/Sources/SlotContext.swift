@@ -29,8 +29,6 @@ struct SlotContext: Sendable, Hashable {
 
     struct Neighbour: Sendable, Hashable {
         var activity: MotionActivity
-        var kind: DevicePlaces.Kind
-        var minutes: Double
         var isSleep: Bool
     }
 
@@ -70,16 +68,20 @@ struct SlotContext: Sendable, Hashable {
             if spans[index].slot.isGap { nextStay = nil }
         }
         markVisits(&contexts, spans, days: LocalDays(timeZone))
+        markBreaks(&contexts, spans)
+        return contexts
+    }
+
+    /// In each stretch of stays at work, marks the break: a short stay in the middle third. The
+    /// piece of work just before it is often as short, so of several the last is taken.
+    static func markBreaks(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
         var runStart = 0
         for index in contexts.indices {
-            let atWork = contexts[index].isStay && contexts[index].kind == .work
-            guard atWork else {
+            guard contexts[index].isStay && contexts[index].kind == .work else {
                 runStart = index + 1
                 continue
             }
             guard index + 1 == contexts.count || !(contexts[index + 1].isStay && contexts[index + 1].kind == .work) else { continue }
-            // The break is a short stay in the middle third; the piece of work just before it is
-            // often as short, so of several the last is taken.
             let from = spans[runStart].start, to = spans[index].end
             let breaks = (runStart...index).filter { member in
                 guard member > runStart, member < index, (15...45).contains(contexts[member].minutes) else { return false }
@@ -88,7 +90,6 @@ struct SlotContext: Sendable, Hashable {
             }
             if let last = breaks.last { contexts[last].isBreak = true }
         }
-        return contexts
     }
 
     /// Lunch and dinner times, around the standard day's.
@@ -120,8 +121,7 @@ struct SlotContext: Sendable, Hashable {
         }
     }
 
-    /// Seen from a neighbour: a stay as long as the stillness it belongs to.
-    var asNeighbour: Neighbour { Neighbour(activity: activity, kind: kind, minutes: isStay ? stillMinutes : minutes, isSleep: isSleep) }
+    var asNeighbour: Neighbour { Neighbour(activity: activity, isSleep: isSleep) }
 
     /// Rests are at least this long.
     static let rest = 180.0
