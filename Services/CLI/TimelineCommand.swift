@@ -95,12 +95,25 @@ struct TimelineCommand: AsyncParsableCommand {
         @Option(help: "Days per person.")
         var days = 14
 
+        @Option(help: "People per routine (office worker, school child, night worker).")
+        var perRoutine = 2
+
+        @Option(help: "The first local day, YYYY-MM-DD.")
+        var firstDay = "2026-10-19"
+
+        @Option(help: "IANA time zone the people live in.")
+        var timezone = "Europe/Berlin"
+
         @Flag(help: "Score the training days (for tuning) instead of the held-out ones.")
         var training = false
 
         func run() throws {
-            guard days >= 1 else { throw ValidationError("--days must be at least 1") }
-            let data = training ? LabelledDays.training(days: days) : LabelledDays.heldOut(days: days)
+            guard days >= 1, perRoutine >= 1 else { throw ValidationError("--days and --per-routine must be at least 1") }
+            guard let zone = TimeZone(identifier: timezone) else { throw ValidationError("unknown time zone \(timezone)") }
+            guard firstDay.split(separator: "-").compactMap({ Int($0) }).count == 3 else { throw ValidationError("--first-day must be YYYY-MM-DD") }
+            let data = LabelledDays(
+                people: perRoutine * SyntheticPerson.Routine.allCases.count, firstDay: firstDay, days: days, timeZone: zone,
+                seed: training ? LabelledDays.trainingSeed : LabelledDays.heldOutSeed)
             print(try TimelineEvaluation(data, name: training ? "training" : "held-out").report)
             print("")
             print(try CorrectionExperiment(data).report)

@@ -22,7 +22,9 @@ extension SlotContext {
         case .home: homeGuess
         case .work: isBreak ? (.food, 0.7) : (.work, 0.9)
         case .other, .unknown:
-            if (20...80).contains(visitMinutes), isMidday, weekday < 5 { (.food, 0.7) }
+            if visitMinutes < 15, previous.map({ $0.activity != .stationary }) == true, next.map({ $0.activity != .stationary }) == true {
+                (.commute, 0.7)  // a stop on the way
+            } else if (20...80).contains(visitMinutes), isMidday, weekday < 5 { (.food, 0.7) }
             else if visitMinutes >= 90, (11 * 60...18 * 60).contains(localMiddle) { (.family, 0.6) }
             else if startMinute >= 18 * 60 || startMinute < 3 * 60 { (.leisure, 0.6) }
             else { nil }
