@@ -43,12 +43,19 @@ public struct TimelineEvaluation: Sendable {
         var lines = [
             "\(name) synthetic days: \(data.people.count) people × \(data.days) days from \(data.firstDay) (\(data.timeZone.identifier))",
             "",
-            "category    truth h  accuracy",
+            "category    truth h  accuracy  transitions into  slots (truth)  unknown",
         ]
-        for category in TimelineCategory.learnable where score.time(of: category) > 0 {
-            lines.append("\(category.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0))  \(hours(score.time(of: category)))   \(percent(score.accuracy(of: category)))")
+        func row(_ name: String, _ time: Int64, _ accuracy: Double?, _ recall: Double?, _ slots: Int, _ truth: Int, _ unknown: Double?) -> String {
+            let counts = "\(slots) (\(truth))".leftPadded(13)
+            return "\(name.padding(toLength: 10, withPad: " ", startingAt: 0))  \(hours(time))    \(percent(accuracy))            \(percent(recall))  \(counts)   \(percent(unknown))"
         }
-        lines.append("overall     \(hours(score.totalTime))   \(percent(score.accuracy))")
+        for category in TimelineCategory.learnable where score.time(of: category) > 0 {
+            lines.append(row(
+                category.rawValue, score.time(of: category), score.accuracy(of: category), score.transitionRecall(into: category),
+                score.slotsOf[category] ?? 0, score.truthSlotsOf[category] ?? 0, score.unknownShare(of: category)))
+        }
+        if let unknownSlots = score.slotsOf[.unknown] { lines.append("(unknown slots: \(unknownSlots))") }
+        lines.append(row("overall", score.totalTime, score.accuracy, score.transitionRecall, score.slots, score.truthSlots, score.unknownShare))
         lines.append("")
         for routine in SyntheticPerson.Routine.allCases {
             guard let part = byRoutine[routine] else { continue }

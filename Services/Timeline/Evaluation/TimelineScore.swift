@@ -6,11 +6,13 @@ public struct TimelineScore: Sendable, Hashable {
     /// Milliseconds spent in each truth category guessed as each category (`unknown` includes
     /// time without a slot).
     public var confusion: [TimelineCategory: [TimelineCategory: Int64]] = [:]
-    /// Changes of category in the truth, and how many had a slot boundary within `transitionTolerance`.
-    public var transitions = 0
-    public var transitionsFound = 0
-    public var slots = 0
-    public var truthSlots = 0
+    /// Changes of category in the truth, and how many had a slot boundary within
+    /// `transitionTolerance`, by the category changed to.
+    public var transitionsInto: [TimelineCategory: Int] = [:]
+    public var transitionsFoundInto: [TimelineCategory: Int] = [:]
+    /// Published and truth slots, by category.
+    public var slotsOf: [TimelineCategory: Int] = [:]
+    public var truthSlotsOf: [TimelineCategory: Int] = [:]
     /// Milliseconds of published slots in stretches without data.
     public var slotTimeWithoutData: Int64 = 0
 
@@ -58,28 +60,47 @@ public struct TimelineScore: Sendable, Hashable {
                 && slots[index - 1].category == slot.category
             guard !continued else { continue }
             boundaries.append(slot.start)
-            self.slots += 1
+            slotsOf[slot.category, default: 0] += 1
         }
         for next in truth.truth.dropFirst() where next.start > from && next.start < to {
             guard !noData.contains(where: { $0.contains(next.start) || $0.upperBound == next.start }) else { continue }
-            transitions += 1
-            if boundaries.contains(where: { abs($0 - next.start) <= Self.transitionTolerance }) { transitionsFound += 1 }
+            transitionsInto[next.category, default: 0] += 1
+            if boundaries.contains(where: { abs($0 - next.start) <= Self.transitionTolerance }) {
+                transitionsFoundInto[next.category, default: 0] += 1
+            }
         }
         // Truth slots are not cut at midnight (nor are the published ones counted above); a
         // stretch without data splits one.
-        truthSlots = truth.truth.reduce(0) { count, slot in
-            count + withData(max(slot.start, from)..<min(slot.end, to)).filter { !$0.isEmpty }.count
+        for slot in truth.truth where slot.end > from && slot.start < to {
+            truthSlotsOf[slot.category, default: 0] += withData(max(slot.start, from)..<min(slot.end, to)).count
         }
+    }
+
+    public var transitions: Int { transitionsInto.values.reduce(0, +) }
+    public var transitionsFound: Int { transitionsFoundInto.values.reduce(0, +) }
+    public var slots: Int { slotsOf.values.reduce(0, +) }
+    public var truthSlots: Int { truthSlotsOf.values.reduce(0, +) }
+
+    /// The share of changes into `category` with a slot boundary near them (`nil` without any).
+    public func transitionRecall(into category: TimelineCategory) -> Double? {
+        let total = transitionsInto[category] ?? 0
+        return total > 0 ? Double(transitionsFoundInto[category] ?? 0) / Double(total) : nil
+    }
+
+    /// The share of a truth category's time guessed `unknown` or without a slot.
+    public func unknownShare(of category: TimelineCategory) -> Double? {
+        let total = time(of: category)
+        return total > 0 ? Double(confusion[category]?[.unknown] ?? 0) / Double(total) : nil
     }
 
     public mutating func add(_ other: TimelineScore) {
         for (truth, row) in other.confusion {
             for (guess, time) in row { confusion[truth, default: [:]][guess, default: 0] += time }
         }
-        transitions += other.transitions
-        transitionsFound += other.transitionsFound
-        slots += other.slots
-        truthSlots += other.truthSlots
+        transitionsInto.merge(other.transitionsInto, uniquingKeysWith: +)
+        transitionsFoundInto.merge(other.transitionsFoundInto, uniquingKeysWith: +)
+        slotsOf.merge(other.slotsOf, uniquingKeysWith: +)
+        truthSlotsOf.merge(other.truthSlotsOf, uniquingKeysWith: +)
         slotTimeWithoutData += other.slotTimeWithoutData
     }
 
