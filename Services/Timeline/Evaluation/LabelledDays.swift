@@ -20,7 +20,7 @@ public struct LabelledDays: Sendable {
     public struct PersonDays: Sendable {
         public var person: SyntheticPerson
         public var events: OfflineTimeline.DeviceEvents
-        /// Contiguous from the first day's midnight to the end of the last piece.
+        /// Contiguous from the first day's midnight to the morning after the last day.
         public var truth: [TruthSlot]
         /// Stretches without any event (the phone was off): no slots expected there.
         public var noData: [Range<Int64>]
@@ -80,7 +80,8 @@ public struct LabelledDays: Sendable {
             planner.live(day: day)
         }
         planner.phoneOff = false
-        planner.sleep(until: max(planner.local(day: days, hour: 0, minute: 0), planner.cursor + 60_000))
+        // The last night runs to the morning after, so the last day ends as a night does.
+        planner.sleep(until: max(planner.local(day: days, hour: 7, minute: 0), planner.cursor + 60_000))
 
         var emitter = SensorEmitter(seed: seed &+ 2, spacing: spacing)
         for piece in planner.pieces { emitter.emit(piece) }
