@@ -82,7 +82,3 @@ public struct TimelineEvaluation: Sendable {
         return lines.joined(separator: "\n")
     }
 }
-
-extension String {
-    func leftPadded(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
-}

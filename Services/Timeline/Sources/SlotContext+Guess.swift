@@ -12,7 +12,8 @@ extension SlotContext {
             // A long ride from home back home is a ride out; otherwise it gets somewhere.
             minutes >= 40 && placeBefore != nil && placeBefore == placeAfter ? (.exercise, 0.8) : (.commute, 0.8)
         case .walking:
-            if minutes < 30 { (.commute, 0.8) } else if isMorning { (.shopping, 0.6) } else { (.leisure, 0.7) }
+            if minutes < 15 && [previous, next].contains(where: { $0?.activity == .running }) { (.exercise, 0.7) }  // warming up, cooling down
+            else if minutes < 30 { (.commute, 0.8) } else if isMorning { (.shopping, 0.6) } else { (.leisure, 0.7) }
         case .unknown: nil
         }
     }
