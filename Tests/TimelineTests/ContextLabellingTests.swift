@@ -80,4 +80,33 @@ struct ContextLabellingTests {
         #expect(picky.category(for: lunches[1], guess: .food, timeZone: zone)?.category == .work)
         #expect(picky.category(for: lunches[1], guess: .leisure, timeZone: zone) == nil)
     }
+
+    @Test("a rest is a night, or a long stillness by day: a long still evening at home is free time")
+    func restsAndEvenings() throws {
+        let utcZone = TimeZone(identifier: "UTC")!
+        let home = GeoPoint(lat: 52.52, lon: 13.405), work = GeoPoint(lat: 52.545, lon: 13.36)
+        func day(_ pieces: [(MotionActivity, GeoPoint?, Double, Bool)]) throws -> [TimelineCategory] {
+            var time = utc("2026-11-18 00:00:00")
+            let slots = pieces.map { activity, place, minutes, walkedOff in
+                defer { time += Int64(minutes * 60_000) }
+                var slot = TimeSlot(start: time, activity: activity, location: place)
+                if walkedOff { slot.endsMoving = true }
+                return slot
+            }
+            let state = TimelineState(slots: slots, generatedUntil: time)
+            return try SlotClassifier.train(examples: [], timeZone: utcZone).label(state, timeZone: utcZone).slots.map(\.category)
+        }
+        // Change-only motion: the night and the evening are one still event each.
+        let office = try day([
+            (.stationary, home, 450, true), (.automotive, nil, 30, false), (.stationary, work, 240, true), (.stationary, work, 280, true),
+            (.automotive, nil, 35, false), (.stationary, home, 200, false),
+        ])
+        #expect(office.first == .sleep && office[2] == .work && office.last == .leisure)
+        // A night worker home at 07:30, resting until 14:30 with a walk at 11:00, back at work at 21:30.
+        let nights = try day([
+            (.stationary, work, 390, true), (.automotive, nil, 30, false), (.stationary, home, 20, true), (.stationary, home, 190, true),
+            (.stationary, home, 210, true), (.stationary, home, 380, true), (.automotive, nil, 30, false), (.stationary, work, 170, false),
+        ])
+        #expect(nights[0] == .work && nights[2] == .food && nights[3] == .sleep && nights[4] == .sleep && nights.last == .work)
+    }
 }

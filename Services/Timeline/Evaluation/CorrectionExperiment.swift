@@ -103,7 +103,8 @@ public struct CorrectionExperiment: Sendable {
         lines.append(String(
             format: "  overall: %.0f%% / %.0f%% / %.0f%% / %.0f%%", share(after: 0) * 100, share(after: 1) * 100, share(after: 2) * 100,
             share(after: 3) * 100))
-        lines.append("\(share(after: 3) >= 0.9 ? "met    " : "NOT MET") after 3 corrections >= 90% of later occurrences labelled as corrected")
+        let measured = outcomes.contains { $0.later > 0 }
+        lines.append("\(measured ? (share(after: 3) >= 0.9 ? "met    " : "NOT MET") : "not measured (no later occurrences)") after 3 corrections >= 90% of later occurrences labelled as corrected")
         return lines.joined(separator: "\n")
     }
 }

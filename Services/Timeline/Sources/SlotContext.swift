@@ -20,7 +20,10 @@ struct SlotContext: Sendable, Hashable {
     var isBreak = false
     /// For a stay: the minutes of the whole visit (the run of stays at its place it belongs to).
     var visitMinutes = 0.0
-    /// For a stay: the minutes of the stillness it belongs to (stays at its place not parted by movement).
+    /// For a stay: the stillness it belongs to (stays at its place not parted by movement): its
+    /// first slot, its local start in minutes after midnight, and its minutes.
+    var stillFirst = 0
+    var stillStart = 0.0
     var stillMinutes = 0.0
     /// For a stay at home: the one stay of its visit most likely to be a meal at a meal time.
     var isMealTime = false
@@ -123,14 +126,26 @@ struct SlotContext: Sendable, Hashable {
 
     var asNeighbour: Neighbour { Neighbour(activity: activity, isSleep: isSleep) }
 
-    /// Rests are at least this long.
+    /// A rest is a stillness at home at least `rest` long, through the small hours (01:00–05:00)
+    /// or, at any hour (a night worker's day), `longRest` long with the stillness at home next to
+    /// it: a long evening without moving is not a night.
     static let rest = 180.0
+    static let longRest = 300.0
 
     /// Marks the rests at home, whenever they happen, then the pieces of a rest broken by a walk:
     /// long ones next to it, ones in the small hours, and a long one after it in the morning.
     static func markRests(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
-        for index in contexts.indices where contexts[index].isStay && contexts[index].kind == .home {
-            contexts[index].isSleep = contexts[index].stillMinutes >= rest
+        func atHome(_ index: Int) -> Bool {
+            contexts.indices.contains(index) && contexts[index].isStay && contexts[index].kind == .home && !spans[index].slot.isGap
+        }
+        for index in contexts.indices where atHome(index) && contexts[index].stillFirst == index && contexts[index].stillMinutes >= rest {
+            let still = contexts[index], end = still.stillStart + still.stillMinutes
+            let smallHours = [60.0, 60 + 1440].contains { from in still.stillStart < from + 240 && end > from }
+            var last = index
+            while atHome(last + 1) && contexts[last + 1].stillFirst == index { last += 1 }
+            let around = [index - 1, last + 1].filter(atHome).map { contexts[$0].stillMinutes }.filter { $0 >= 120 }.max() ?? 0
+            guard smallHours || still.stillMinutes + around >= longRest else { continue }
+            for member in index...last { contexts[member].isSleep = true }
         }
         for _ in 0..<2 {
             for index in contexts.indices where contexts[index].isStay && contexts[index].kind == .home && !contexts[index].isSleep {
@@ -157,7 +172,9 @@ struct SlotContext: Sendable, Hashable {
                 last += 1
             }
             let minutes = contexts[first...last].reduce(0) { $0 + $1.minutes }
-            for index in first...last { contexts[index].stillMinutes = minutes }
+            for index in first...last {
+                (contexts[index].stillFirst, contexts[index].stillStart, contexts[index].stillMinutes) = (first, contexts[first].startMinute, minutes)
+            }
             first = last + 1
         }
     }
