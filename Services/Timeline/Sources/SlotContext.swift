@@ -98,7 +98,7 @@ struct SlotContext: Sendable, Hashable {
     /// Lunch and dinner times, around the standard day's.
     static let meals: [(window: ClosedRange<Double>, centre: Double)] = [(11 * 60 + 30...14 * 60 + 30, 13 * 60), (17 * 60 + 30...21 * 60, 19 * 60 + 15)]
 
-    /// Sets each stay's visit length and, in each visit home, the stay per day and meal time closest to it.
+    /// Sets each stay's visit length and, in each visit home, the stay per day and meal time starting closest to it.
     static func markVisits(_ contexts: inout [SlotContext], _ spans: [SlotSpan], days: LocalDays) {
         var first = 0
         while first < contexts.count {
@@ -115,7 +115,7 @@ struct SlotContext: Sendable, Hashable {
                 for meal in meals {
                     let candidates = (first...last).filter { (20...55).contains(contexts[$0].minutes) && meal.window.contains(contexts[$0].localMiddle) }
                     for sameDay in Dictionary(grouping: candidates, by: { days.name(of: spans[$0].start) }).values {
-                        let best = sameDay.min { abs(contexts[$0].localMiddle - meal.centre) < abs(contexts[$1].localMiddle - meal.centre) }!
+                        let best = sameDay.min { abs(contexts[$0].startMinute - meal.centre) < abs(contexts[$1].startMinute - meal.centre) }!
                         contexts[best].isMealTime = true
                     }
                 }
