@@ -20,9 +20,6 @@ public struct AnnotatedEvent: Sendable, Codable, Hashable {
     /// How long the last event before a gap is taken to last.
     public static let silenceLead: Int64 = 60_000
 
-    /// A stretch without data, not something the person did.
-    public var isGap: Bool { activity == .unknown }
-
     /// Annotates motion with location, the first step of timeline generation.
     ///
     /// `unknown` motion is dropped first, so the event before it lasts until the next known one.
