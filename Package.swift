@@ -86,6 +86,10 @@ let package = Package(
             name: "GuardianTimeline", dependencies: [
                 "GuardianShared", "CSVM", .product(name: "GRDB", package: "GRDB.swift"),
             ], path: "Services/Timeline/Sources", swiftSettings: strict),
+        // Labelled synthetic days and their scoring: `guardian timeline evaluate` and the tests, not the service.
+        .target(
+            name: "GuardianTimelineEvaluation", dependencies: ["GuardianTimeline"],
+            path: "Services/Timeline/Evaluation", swiftSettings: strict),
         .executableTarget(
             name: "timeline", dependencies: ["GuardianTimeline"],
             path: "Services/Timeline/Main", swiftSettings: strict),
@@ -114,7 +118,7 @@ let package = Package(
             path: "Services/Notifier/Main", swiftSettings: strict),
         .executableTarget(
             name: "guardian", dependencies: [
-                "GuardianShared", "GuardianPredictor", "GuardianTimeline", "GuardianCommandRouter", "BrokerAccess",
+                "GuardianShared", "GuardianPredictor", "GuardianTimeline", "GuardianTimelineEvaluation", "GuardianCommandRouter", "BrokerAccess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], path: "Services/CLI", swiftSettings: strict),
 
@@ -143,7 +147,7 @@ let package = Package(
             name: "GeofenceTests", dependencies: ["GuardianGeofence", "GuardianTestSupport"],
             path: "Tests/GeofenceTests", swiftSettings: strict),
         .testTarget(
-            name: "TimelineTests", dependencies: ["GuardianTimeline", "GuardianTestSupport"],
+            name: "TimelineTests", dependencies: ["GuardianTimeline", "GuardianTimelineEvaluation", "GuardianTestSupport"],
             path: "Tests/TimelineTests", swiftSettings: strict),
         .testTarget(
             name: "CommandRouterTests", dependencies: ["GuardianCommandRouter", "GuardianTestSupport"],

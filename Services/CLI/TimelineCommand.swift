@@ -2,12 +2,14 @@ import ArgumentParser
 import Foundation
 import GuardianShared
 import GuardianTimeline
+import GuardianTimelineEvaluation
 import MQTT
 
-/// `guardian timeline build EVENTS.jsonl` and `guardian timeline show DEVICE --date D --svg FILE`.
+/// `guardian timeline build EVENTS.jsonl`, `guardian timeline show DEVICE --date D --svg FILE`
+/// and `guardian timeline evaluate`.
 struct TimelineCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "timeline", abstract: "Build or draw a day's time slots.", subcommands: [Build.self, Show.self])
+        commandName: "timeline", abstract: "Build or draw a day's time slots.", subcommands: [Build.self, Show.self, Evaluate.self])
 
     struct Build: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -19,14 +21,18 @@ struct TimelineCommand: AsyncParsableCommand {
         @Option(help: "IANA time zone of the days.")
         var timezone = "UTC"
 
+        @Option(help: "The device of lines that do not name one (device uploads).")
+        var device = "offline"
+
         @Option(help: "Also draw each day as an SVG into this folder.")
         var svgDir: String?
 
         func run() throws {
             guard let zone = TimeZone(identifier: timezone) else { throw ValidationError("unknown time zone \(timezone)") }
-            let (motion, locations, problems) = OfflineTimeline.read(jsonLines: try Data(contentsOf: URL(fileURLWithPath: events)))
-            for problem in problems { FileHandle.standardError.write(Data("skipped \(problem)\n".utf8)) }
-            let days = try OfflineTimeline.build(motion: motion, locations: locations, timeZone: zone)
+            guard Identifier.isValid(device) else { throw ValidationError("'\(device)' is not a device id") }
+            let reading = OfflineTimeline.read(jsonLines: try Data(contentsOf: URL(fileURLWithPath: events)), deviceId: device)
+            for problem in reading.problems { FileHandle.standardError.write(Data("skipped \(problem)\n".utf8)) }
+            let days = try OfflineTimeline.build(reading, timeZone: zone)
             let encoder = GuardianJSON.encoder()
             encoder.outputFormatting.insert(.prettyPrinted)
             print(String(decoding: try encoder.encode(days), as: UTF8.self))
@@ -34,7 +40,8 @@ struct TimelineCommand: AsyncParsableCommand {
                 try FileManager.default.createDirectory(atPath: svgDir, withIntermediateDirectories: true)
                 for day in days {
                     guard let timeline = day.dayTimeline else { continue }
-                    try TimelineSVG().render(timeline).write(toFile: "\(svgDir)/\(day.date).svg", atomically: true, encoding: .utf8)
+                    let name = reading.devices.count > 1 ? "\(day.deviceId)-\(day.date)" : day.date
+                    try TimelineSVG().render(timeline).write(toFile: "\(svgDir)/\(name).svg", atomically: true, encoding: .utf8)
                 }
             }
         }
@@ -78,6 +85,38 @@ struct TimelineCommand: AsyncParsableCommand {
                     print("\(slot.start.rfc3339.dropFirst(11).prefix(5))-\(slot.end.rfc3339.dropFirst(11).prefix(5))  \(slot.category.rawValue)  \(slot.activity.rawValue)  \(Int(slot.confidence * 100))%\(slot.edited ? " (edited)" : "")")
                 }
             }
+        }
+    }
+
+    struct Evaluate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Build the held-out labelled synthetic days offline and score them against the truth.")
+
+        @Option(help: "Days per person.")
+        var days = 14
+
+        @Option(help: "People per routine (office worker, school child, night worker).")
+        var perRoutine = 2
+
+        @Option(help: "The first local day, YYYY-MM-DD.")
+        var firstDay = "2026-10-19"
+
+        @Option(help: "IANA time zone the people live in.")
+        var timezone = "Europe/Berlin"
+
+        @Flag(help: "Score the training days (for tuning) instead of the held-out ones.")
+        var training = false
+
+        func run() throws {
+            guard days >= 1, perRoutine >= 1 else { throw ValidationError("--days and --per-routine must be at least 1") }
+            guard let zone = TimeZone(identifier: timezone) else { throw ValidationError("unknown time zone \(timezone)") }
+            guard firstDay.split(separator: "-").compactMap({ Int($0) }).count == 3 else { throw ValidationError("--first-day must be YYYY-MM-DD") }
+            let data = LabelledDays(
+                people: perRoutine * SyntheticPerson.Routine.allCases.count, firstDay: firstDay, days: days, timeZone: zone,
+                seed: training ? LabelledDays.trainingSeed : LabelledDays.heldOutSeed)
+            print(try TimelineEvaluation(data, name: training ? "training" : "held-out").report)
+            print("")
+            print(try CorrectionExperiment(data).report)
         }
     }
 }

@@ -33,6 +33,31 @@ struct CorpusTests {
                 == (try ParentCommand(action: .blockApp, apps: ["youtube"], condition: "homework")))
     }
 
+    @Test("school nights are Sunday to Thursday nights: an overnight window repeating on weekdays, or a question back")
+    func schoolNights() throws {
+        let corpus = try Fixtures.corpus()
+        let schoolNights = corpus.cases.filter { $0.text.lowercased().replacingOccurrences(of: "-", with: " ").contains("school night") || $0.text.contains("Sunday to Thursday") }
+        #expect(schoolNights.count >= 10)
+        for item in schoolNights {
+            if let schedule = item.command?.schedule {
+                #expect(schedule.isOvernight && schedule.repeat == .weekdays, "\(item.text)")
+            } else {
+                #expect(item.clarify, "\(item.text)")
+            }
+        }
+    }
+
+    @Test("more time phrased as allowing or letting is an extension, not lifting a restriction")
+    func allowingMoreTime() throws {
+        let corpus = try Fixtures.corpus()
+        let moreTime = corpus.cases.filter { item in
+            let text = item.text.lowercased()
+            return (text.hasPrefix("allow") || text.contains("let ")) && (text.contains(" more ") || text.contains("extra") || text.contains("longer"))
+        }
+        #expect(moreTime.count >= 6)
+        #expect(moreTime.allSatisfy { $0.command?.action == .extend })
+    }
+
     @Test("every case is a valid command on its own clock")
     func casesAreValid() throws {
         let corpus = try Fixtures.corpus()

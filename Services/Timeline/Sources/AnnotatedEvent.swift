@@ -14,13 +14,22 @@ public struct AnnotatedEvent: Sendable, Codable, Hashable {
 
     public var duration: Int64 { end - start }
 
+    /// Longer than this without a motion event is a gap in the data (motion comes on every
+    /// change, so a night's stay may be a single event).
+    public static let longestSilence: Int64 = 12 * 60 * 60_000
+    /// How long the last event before a gap is taken to last.
+    public static let silenceLead: Int64 = 60_000
+
     /// Annotates motion with location, the first step of timeline generation.
     ///
     /// `unknown` motion is dropped first, so the event before it lasts until the next known one.
     /// Events are ordered by time; of several at the same millisecond only the first in
     /// `MotionActivity` order is kept, and events after `until` are ignored. Each event takes
     /// the latest location at or before its start (none before the first fix). Each event ends
-    /// where the next begins; the last one ends at `until`.
+    /// where the next begins; the last one ends at `until`. Where no motion came for longer than
+    /// `longestSilence`, the device was off: the event before lasts `silenceLead` and a gap
+    /// (activity `unknown`, no location) holds until the next event, so days without data have
+    /// no slots.
     ///
     /// To annotate from some instant on, pass the motion from it and the locations from the
     /// last fix at or before it.
@@ -39,7 +48,15 @@ public struct AnnotatedEvent: Sendable, Codable, Hashable {
                 current = fixes[fixIndex].location
                 fixIndex += 1
             }
-            if !events.isEmpty { events[events.count - 1].end = event.timestamp }
+            if let last = events.last {
+                if event.timestamp - last.start > longestSilence {
+                    let lead = last.start + silenceLead
+                    events[events.count - 1].end = lead
+                    events.append(AnnotatedEvent(start: lead, end: event.timestamp, activity: .unknown, location: nil))
+                } else {
+                    events[events.count - 1].end = event.timestamp
+                }
+            }
             events.append(AnnotatedEvent(start: event.timestamp, end: until, activity: event.activity, location: current))
         }
         return events

@@ -60,7 +60,8 @@ public struct DayTimeline: Sendable, Codable, Hashable {
         self.slots = slots
     }
 
-    /// The local day `date` (`YYYY-MM-DD`) of a timeline, `nil` if there is no such date.
+    /// The local day `date` (`YYYY-MM-DD`) of a timeline's slots as they are (gaps left out),
+    /// `nil` if there is no such date.
     public init?(date: String, spans: [SlotSpan], timeZone: TimeZone) {
         guard let (start, end) = LocalDays(timeZone).bounds(of: date) else { return nil }
         self.date = date
@@ -70,7 +71,7 @@ public struct DayTimeline: Sendable, Codable, Hashable {
         let first = spans.partitioningIndex { $0.end > start }
         slots = spans[first...].prefix { $0.start < end }.compactMap { span in
             let clippedStart = max(span.start, start), clippedEnd = min(span.end, end)
-            guard clippedStart < clippedEnd else { return nil }
+            guard clippedStart < clippedEnd, !span.slot.isGap else { return nil }
             let slot = span.slot
             return Slot(
                 start: clippedStart, end: clippedEnd, category: slot.category, confidence: slot.confidence,
@@ -78,13 +79,15 @@ public struct DayTimeline: Sendable, Codable, Hashable {
         }
     }
 
-    /// Every local day from the one holding `from` to the one holding the instant before `to`.
+    /// Every local day with data from the one holding `from` to the one holding the instant
+    /// before `to`, its slots merged as a person would draw them (`mergedGroups`).
     public static func days(of state: TimelineState, timeZone: TimeZone, from: Int64? = nil, to: Int64? = nil) -> [DayTimeline] {
-        let spans = state.spans
+        let spans = state.spans.merged()
         guard let first = spans.first, let last = spans.last else { return [] }
         let lower = max(from ?? first.start, first.start), upper = min(to ?? last.end, last.end)
         guard lower < upper else { return [] }
         return LocalDays(timeZone).dates(from: lower, to: upper).compactMap { DayTimeline(date: $0, spans: spans, timeZone: timeZone) }
+            .filter { !$0.slots.isEmpty }
     }
 
     /// The dates (`YYYY-MM-DD`) of the local days that `[from, to)` touches.

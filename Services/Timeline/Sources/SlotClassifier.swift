@@ -1,7 +1,9 @@
 import Foundation
 
-/// Guesses a slot's category with a libsvm C-SVC (RBF kernel, probability estimates), trained
-/// on the standard day and the slots a user labelled. One per device; train again after feedback.
+/// Labels a device's slots: the user's corrections first (`CorrectionMemory`), then context
+/// (`SlotContext.guess`), and for what context leaves open a libsvm C-SVC (RBF kernel,
+/// probability estimates) trained on the standard day and the slots the user labelled. One per
+/// device; train again after feedback.
 ///
 /// Features (all in [-1, 1]): the local start time and weekday on the unit circle, the duration
 /// on a log scale, the location relative to the user's home in a frame scaled to their places
@@ -25,11 +27,14 @@ public final class SlotClassifier: Sendable {
     public let exampleCount: Int
     let model: SVMModel
     let categories: [TimelineCategory]
+    /// The person's labelled slots, applied to slots of the same kind before anything else.
+    let memory: CorrectionMemory
 
-    init(model: SVMModel, frame: PlaceFrame?, exampleCount: Int) throws {
+    init(model: SVMModel, frame: PlaceFrame?, exampleCount: Int, corrections: [LabelledSlot] = []) throws {
         self.model = model
         self.frame = frame
         self.exampleCount = exampleCount
+        memory = CorrectionMemory(corrections: corrections)
         categories = try model.labels.map { label in
             guard TimelineCategory.learnable.indices.contains(Int(label)) else { throw SVMError.unreadableModel }
             return TimelineCategory.learnable[Int(label)]
@@ -62,7 +67,8 @@ public final class SlotClassifier: Sendable {
         let features = all.map { observation, location, _ in observation.features(location: Self.coordinates(location, frame)) }
         let labels = all.map { Int32(TimelineCategory.learnable.firstIndex(of: $0.2)!) }
         let model = try SVMModel.train(features: features, labels: labels, parameters: parameters)
-        return try SlotClassifier(model: model, frame: frame, exampleCount: all.count)
+        let corrections = examples.filter { $0.category != .unknown }.sorted { ($0.start, $0.category.rawValue) < ($1.start, $1.category.rawValue) }
+        return try SlotClassifier(model: model, frame: frame, exampleCount: all.count, corrections: corrections)
     }
 
     static func coordinates(_ location: GeoPoint?, _ frame: PlaceFrame?) -> (Double, Double) {
@@ -86,13 +92,32 @@ public final class SlotClassifier: Sendable {
         guess(start: span.start, duration: span.duration, activity: span.slot.activity, location: span.slot.location, timeZone: timeZone)
     }
 
-    /// Guesses every slot the user has not edited from `from` on (every slot if `nil`).
+    /// Labels every slot the user has not edited from `from` on (every slot if `nil`): as the
+    /// person labelled the same kind of slot (`CorrectionMemory`), else from context (the
+    /// device's places and the neighbouring slots, `SlotContext.guess`), else the SVM's guess.
+    /// Gaps in the data stay `unknown`.
     public func label(_ state: TimelineState, from: Int64? = nil, timeZone: TimeZone) -> TimelineState {
         var state = state
-        for (index, span) in state.spans.enumerated() where !span.slot.edited && span.start >= (from ?? .min) {
-            let guess = guess(span, timeZone: timeZone)
-            state.slots[index].category = guess.category
-            state.slots[index].confidence = guess.confidence
+        let spans = state.spans
+        let places = DevicePlaces.learn(from: spans, timeZone: timeZone)
+        let contexts = SlotContext.of(spans, places: places, timeZone: timeZone)
+        for (index, span) in spans.enumerated() where !span.slot.edited && span.start >= (from ?? .min) {
+            let labelled: (TimelineCategory, Double)
+            let context = span.slot.isGap ? nil : contexts[index].guess
+            let machine = span.slot.isGap || context != nil ? nil : guess(span, timeZone: timeZone)
+            if span.slot.isGap {
+                labelled = (.unknown, 0)
+            } else if let corrected = memory.category(for: span, guess: context?.category ?? machine?.category, timeZone: timeZone),
+                      corrected.share >= Self.minimumConfidence {
+                labelled = (corrected.category, corrected.share)
+            } else if let context {
+                labelled = context
+            } else if let machine {
+                labelled = (machine.category, machine.confidence)
+            } else {
+                labelled = (.unknown, 0)
+            }
+            (state.slots[index].category, state.slots[index].confidence) = labelled
         }
         return state
     }
@@ -102,18 +127,24 @@ public final class SlotClassifier: Sendable {
         var frame: PlaceFrame?
         var exampleCount: Int
         var model: String
+        /// Since version 2.
+        var corrections: [LabelledSlot]?
     }
 
     /// The classifier as bytes to persist (JSON holding libsvm's model text and the place frame).
     public func serialized() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        return try encoder.encode(Stored(version: 1, frame: frame, exampleCount: exampleCount, model: String(decoding: model.bytes, as: UTF8.self)))
+        return try encoder.encode(Stored(
+            version: 2, frame: frame, exampleCount: exampleCount, model: String(decoding: model.bytes, as: UTF8.self),
+            corrections: memory.corrections))
     }
 
     public convenience init(serialized: Data) throws {
         let stored = try JSONDecoder().decode(Stored.self, from: serialized)
-        guard stored.version == 1 else { throw SVMError.unreadableModel }
-        try self.init(model: SVMModel(bytes: Data(stored.model.utf8)), frame: stored.frame, exampleCount: stored.exampleCount)
+        guard (1...2).contains(stored.version) else { throw SVMError.unreadableModel }
+        try self.init(
+            model: SVMModel(bytes: Data(stored.model.utf8)), frame: stored.frame, exampleCount: stored.exampleCount,
+            corrections: stored.corrections ?? [])
     }
 }

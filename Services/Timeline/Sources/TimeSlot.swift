@@ -13,6 +13,10 @@ public struct TimeSlot: Sendable, Codable, Hashable {
     public var location: GeoPoint?
     /// The user set the category (or the start).
     public var edited: Bool
+    /// For a stay: `true` when it ends with movement too short to be a slot (getting up, a
+    /// walk to the car), `nil` otherwise; stays that follow one another without it (motion
+    /// missing for a while) are one visit.
+    public var endsMoving: Bool?
 
     public init(
         start: Int64, category: TimelineCategory = .unknown, confidence: Double = 0,
@@ -39,4 +43,9 @@ public struct SlotSpan: Sendable, Codable, Hashable {
 
     public var start: Int64 { slot.start }
     public var duration: Int64 { end - slot.start }
+}
+
+extension TimeSlot {
+    /// A stretch without data (see `AnnotatedEvent.longestSilence`): never labelled or published.
+    public var isGap: Bool { activity == .unknown }
 }

@@ -85,6 +85,7 @@ public struct TimelineGenerator: Sendable {
             let top = activityTime.indices.max { activityTime[$0] < activityTime[$1] || (activityTime[$0] == activityTime[$1] && $0 > $1) }!
             let place = places.indices.max { places[$0].1 < places[$1].1 || (places[$0].1 == places[$1].1 && $0 > $1) }
             var slot = TimeSlot(start: span.start, activity: MotionActivity.allCases[top], location: place.map { places[$0].0 })
+            if slot.activity == .stationary, events[span.last].activity != .stationary { slot.endsMoving = true }
             if let user = edited[span.start] {
                 slot.category = user.category
                 slot.confidence = user.confidence

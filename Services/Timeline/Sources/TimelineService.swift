@@ -166,15 +166,21 @@ public final class TimelineService: Service, Sendable {
         try work.withLock { _ in
             let device = try store.device(deviceId)
             var state = device.state
-            guard let index = state.slotIndex(at: feedback.start.milliseconds), let span = state.spans.dropFirst(index).first else {
+            // The person sees merged slots: a correction applies to every slot of the one they saw.
+            let instant = feedback.start.milliseconds
+            guard let (indices, span) = state.spans.mergedGroups().first(where: { $0.span.start <= instant && instant < max($0.span.end, $0.span.start + 1) }),
+                  !span.slot.isGap
+            else {
                 throw ContractViolation(field: "start", "no slot at \(feedback.start.rfc3339)")
             }
             let example: LabelledSlot
             switch feedback.verdict {
             case .correct(let category):
-                state.slots[index].category = category
-                state.slots[index].confidence = 1
-                state.slots[index].edited = true
+                for index in indices {
+                    state.slots[index].category = category
+                    state.slots[index].confidence = 1
+                    state.slots[index].edited = true
+                }
                 example = LabelledSlot(span, category: category)
             case .confirm:
                 guard span.slot.category != .unknown else { throw ContractViolation(field: "vote", "the slot is unknown: send a category instead") }

@@ -1,0 +1,48 @@
+/// What most people's slots are, read from context rather than the clock: a long rest at home
+/// is sleep whenever it happens, a long stay at work is work at any hour, driving is getting
+/// somewhere. The clock only separates meals from free time, as the standard day does.
+extension SlotContext {
+    /// The guess and how sure it is; `nil` when context says nothing (the classifier decides).
+    var guess: (category: TimelineCategory, confidence: Double)? {
+        switch activity {
+        case .stationary: stayGuess
+        case .automotive: (.commute, 0.9)
+        case .running: (.exercise, 0.9)
+        case .cycling:
+            // A long ride from home back home is a ride out; otherwise it gets somewhere.
+            minutes >= 40 && placeBefore != nil && placeBefore == placeAfter ? (.exercise, 0.8) : (.commute, 0.8)
+        case .walking:
+            if minutes < 15 && [previous, next].contains(where: { $0?.activity == .running }) { (.exercise, 0.7) }  // warming up, cooling down
+            else if minutes < 30 { (.commute, 0.8) } else if isMorning { (.shopping, 0.6) } else { (.leisure, 0.7) }
+        case .unknown: nil
+        }
+    }
+
+    var stayGuess: (category: TimelineCategory, confidence: Double)? {
+        switch kind {
+        case .home: homeGuess
+        case .work: isBreak ? (.food, 0.7) : (.work, 0.9)
+        case .other, .unknown:
+            if visitMinutes < 15, previous.map({ $0.activity != .stationary }) == true, next.map({ $0.activity != .stationary }) == true {
+                (.commute, 0.7)  // a stop on the way
+            } else if (20...80).contains(visitMinutes), isMidday, weekday < 5 { (.food, 0.7) }
+            else if visitMinutes >= 90, (11 * 60...18 * 60).contains(localMiddle) { (.family, 0.6) }
+            else if startMinute >= 18 * 60 || startMinute < 3 * 60 { (.leisure, 0.6) }
+            else { nil }
+        }
+    }
+
+    var homeGuess: (category: TimelineCategory, confidence: Double) {
+        if isSleep { return (.sleep, stillMinutes >= Self.rest ? 0.9 : 0.7) }
+        // Breakfast after a rest, a bite on coming home before one, a meal at a meal time.
+        if minutes <= 60 && previous?.isSleep == true { return (.food, 0.8) }
+        if minutes <= 45 && next?.isSleep == true && previous.map({ $0.activity != .stationary }) == true { return (.food, 0.7) }
+        if isMealTime { return (.food, 0.6) }
+        return (.leisure, 0.7)
+    }
+
+    var localMiddle: Double { middle.truncatingRemainder(dividingBy: 1440) }
+    var isNight: Bool { localMiddle < 5 * 60 }
+    var isMorning: Bool { (9 * 60...13 * 60).contains(startMinute) }
+    var isMidday: Bool { (11 * 60...14 * 60 + 30).contains(localMiddle) }
+}

@@ -1,0 +1,181 @@
+import Foundation
+
+/// A slot among its neighbours: what the context guess looks at besides the slot itself.
+struct SlotContext: Sendable, Hashable {
+    var activity: MotionActivity
+    var minutes: Double
+    /// Local start, minutes after midnight, and its weekday (0 = Monday).
+    var startMinute: Double
+    var weekday: Int
+    /// The place of a stay (`unknown` for movement).
+    var kind: DevicePlaces.Kind
+    var place: Int?
+    /// The neighbouring slots (nil at either end or next to a gap).
+    var previous: Neighbour?
+    var next: Neighbour?
+    /// Where the stays before and after this one are (skipping movement), for trips.
+    var placeBefore: Int?
+    var placeAfter: Int?
+    /// For a stay at work: the one short stay halfway through a stretch at work (a meal break).
+    var isBreak = false
+    /// For a stay: the minutes of the whole visit (the run of stays at its place it belongs to).
+    var visitMinutes = 0.0
+    /// For a stay: the stillness it belongs to (stays at its place not parted by movement): its
+    /// first slot, its local start in minutes after midnight, and its minutes.
+    var stillFirst = 0
+    var stillStart = 0.0
+    var stillMinutes = 0.0
+    /// For a stay at home: the one stay of its visit most likely to be a meal at a meal time.
+    var isMealTime = false
+    /// For a stay at home: part of a rest (a long stillness, and the pieces of a night broken by a walk).
+    var isSleep = false
+
+    struct Neighbour: Sendable, Hashable {
+        var activity: MotionActivity
+        var isSleep: Bool
+    }
+
+    var isStay: Bool { activity == .stationary }
+    /// The local time at the middle of the slot, minutes after midnight (may exceed 1440).
+    var middle: Double { startMinute + minutes / 2 }
+
+    /// The context of every slot of a timeline.
+    static func of(_ spans: [SlotSpan], places: DevicePlaces, timeZone: TimeZone) -> [SlotContext] {
+        var contexts = spans.map { span in
+            let observation = SlotObservation(start: span.start, duration: span.duration, activity: span.slot.activity, timeZone: timeZone)
+            let stay = span.slot.activity == .stationary
+            return SlotContext(
+                activity: span.slot.activity, minutes: observation.minutes, startMinute: observation.minuteOfDay, weekday: observation.weekday,
+                kind: stay ? places.kind(of: span.slot.location) : .unknown, place: stay ? places.place(of: span.slot.location) : nil)
+        }
+        markStillness(&contexts, spans)
+        markRests(&contexts, spans)
+        for index in contexts.indices {
+            if index > 0, !spans[index - 1].slot.isGap {
+                contexts[index].previous = contexts[index - 1].asNeighbour
+            }
+            if index + 1 < contexts.count, !spans[index + 1].slot.isGap {
+                contexts[index].next = contexts[index + 1].asNeighbour
+            }
+        }
+        var lastStay: Int?
+        for index in contexts.indices {
+            contexts[index].placeBefore = lastStay
+            if contexts[index].isStay { lastStay = contexts[index].place }
+            if spans[index].slot.isGap { lastStay = nil }
+        }
+        var nextStay: Int?
+        for index in contexts.indices.reversed() {
+            contexts[index].placeAfter = nextStay
+            if contexts[index].isStay { nextStay = contexts[index].place }
+            if spans[index].slot.isGap { nextStay = nil }
+        }
+        markVisits(&contexts, spans, days: LocalDays(timeZone))
+        markBreaks(&contexts, spans)
+        return contexts
+    }
+
+    /// In each stretch of stays at work, marks the break: a short stay in the middle third. The
+    /// piece of work just before it is often as short, so of several the last is taken.
+    static func markBreaks(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
+        var runStart = 0
+        for index in contexts.indices {
+            guard contexts[index].isStay && contexts[index].kind == .work else {
+                runStart = index + 1
+                continue
+            }
+            guard index + 1 == contexts.count || !(contexts[index + 1].isStay && contexts[index + 1].kind == .work) else { continue }
+            let from = spans[runStart].start, to = spans[index].end
+            let breaks = (runStart...index).filter { member in
+                guard member > runStart, member < index, (15...45).contains(contexts[member].minutes) else { return false }
+                let position = Double((spans[member].start + spans[member].end) / 2 - from) / Double(to - from)
+                return (0.3...0.7).contains(position)
+            }
+            if let last = breaks.last { contexts[last].isBreak = true }
+        }
+    }
+
+    /// Lunch and dinner times, around the standard day's.
+    static let meals: [(window: ClosedRange<Double>, centre: Double)] = [(11 * 60 + 30...14 * 60 + 30, 13 * 60), (17 * 60 + 30...21 * 60, 19 * 60 + 15)]
+
+    /// Sets each stay's visit length and, in each visit home, the stay per day and meal time starting closest to it.
+    static func markVisits(_ contexts: inout [SlotContext], _ spans: [SlotSpan], days: LocalDays) {
+        var first = 0
+        while first < contexts.count {
+            guard contexts[first].isStay, let place = contexts[first].place else {
+                if contexts[first].isStay { contexts[first].visitMinutes = contexts[first].minutes }
+                first += 1
+                continue
+            }
+            var last = first
+            while last + 1 < contexts.count, contexts[last + 1].isStay, contexts[last + 1].place == place { last += 1 }
+            let minutes = contexts[first...last].reduce(0) { $0 + $1.minutes }
+            for index in first...last { contexts[index].visitMinutes = minutes }
+            if contexts[first].kind == .home {
+                for meal in meals {
+                    let candidates = (first...last).filter { (20...55).contains(contexts[$0].minutes) && meal.window.contains(contexts[$0].localMiddle) }
+                    for sameDay in Dictionary(grouping: candidates, by: { days.name(of: spans[$0].start) }).values {
+                        let best = sameDay.min { abs(contexts[$0].startMinute - meal.centre) < abs(contexts[$1].startMinute - meal.centre) }!
+                        contexts[best].isMealTime = true
+                    }
+                }
+            }
+            first = last + 1
+        }
+    }
+
+    var asNeighbour: Neighbour { Neighbour(activity: activity, isSleep: isSleep) }
+
+    /// A rest is a stillness at home at least `rest` long, through the small hours (01:00–05:00)
+    /// or, at any hour (a night worker's day), `longRest` long with the stillness at home next to
+    /// it: a long evening without moving is not a night.
+    static let rest = 180.0
+    static let longRest = 300.0
+
+    /// Marks the rests at home, whenever they happen, then the pieces of a rest broken by a walk:
+    /// long ones next to it, ones in the small hours, and a long one after it in the morning.
+    static func markRests(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
+        func atHome(_ index: Int) -> Bool {
+            contexts.indices.contains(index) && contexts[index].isStay && contexts[index].kind == .home && !spans[index].slot.isGap
+        }
+        for index in contexts.indices where atHome(index) && contexts[index].stillFirst == index && contexts[index].stillMinutes >= rest {
+            let still = contexts[index], end = still.stillStart + still.stillMinutes
+            let smallHours = [60.0, 60 + 1440].contains { from in still.stillStart < from + 240 && end > from }
+            var last = index
+            while atHome(last + 1) && contexts[last + 1].stillFirst == index { last += 1 }
+            let around = [index - 1, last + 1].filter(atHome).map { contexts[$0].stillMinutes }.filter { $0 >= 120 }.max() ?? 0
+            guard smallHours || still.stillMinutes + around >= longRest else { continue }
+            for member in index...last { contexts[member].isSleep = true }
+        }
+        for _ in 0..<2 {
+            for index in contexts.indices where contexts[index].isStay && contexts[index].kind == .home && !contexts[index].isSleep {
+                let before = index > 0 && !spans[index - 1].slot.isGap && contexts[index - 1].isSleep
+                let after = index + 1 < contexts.count && !spans[index + 1].slot.isGap && contexts[index + 1].isSleep
+                let context = contexts[index], still = context.stillMinutes
+                contexts[index].isSleep = (still >= 135 && (before || after)) || (context.isNight && (still >= 60 || before || after))
+                    || (still >= 60 && before && context.localMiddle < 10 * 60)
+            }
+        }
+    }
+
+    /// Sets each stay's stillness: consecutive stays at one place with no movement between them.
+    static func markStillness(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
+        var first = 0
+        while first < contexts.count {
+            guard contexts[first].isStay else {
+                first += 1
+                continue
+            }
+            var last = first
+            while last + 1 < contexts.count, contexts[last + 1].isStay, spans[last].slot.endsMoving != true,
+                  contexts[last + 1].place == contexts[first].place, contexts[first].place != nil {
+                last += 1
+            }
+            let minutes = contexts[first...last].reduce(0) { $0 + $1.minutes }
+            for index in first...last {
+                (contexts[index].stillFirst, contexts[index].stillStart, contexts[index].stillMinutes) = (first, contexts[first].startMinute, minutes)
+            }
+            first = last + 1
+        }
+    }
+}
