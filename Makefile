@@ -37,6 +37,8 @@ demo: build
 bench: deps
 	$(SWIFT) build -c release --static-swift-stdlib
 	@trap 'scripts/cleanup-test-brokers.sh' EXIT; "$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)/guardian-bench"
+	@echo "== timeline on labelled held-out days (guardian timeline evaluate) =="
+	@"$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)/guardian" timeline evaluate
 
 compose-check:
 	@scripts/check-compose.sh
