@@ -132,7 +132,7 @@ let package = Package(
         .executableTarget(
             name: "guardian-bench", dependencies: [
                 "GuardianTestSupport", "GuardianIngest", "GuardianGeofence", "GuardianPredictor", "GuardianNotifier", "GuardianTimeline", "GuardianCommandRouter", "MQTT",
-                "BrokerAccess",
+                "BrokerAccess", "GuardianTimelineEvaluation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ], path: "Benchmarks", swiftSettings: strict),

@@ -3,6 +3,7 @@
 #if canImport(GuardianTimeline)
 import Foundation
 import GuardianTimeline
+import GuardianTimelineEvaluation
 
 /// Timeline generation for a synthetic week (about 20,000 motion events), whole and
 /// incrementally, and retraining a device's classifier on 2,000 labelled slots.

@@ -1,5 +1,6 @@
 import Foundation
 import GuardianGeofence
+import GuardianTimelineEvaluation
 
 /// `ZoneIndex.containing` at 10k, 100k and 1M random zones worldwide against a brute-force
 /// haversine scan of the same zones in the same run, and the index's memory per zone.
@@ -167,20 +168,5 @@ struct ZoneIndexBenchmark {
               let kilobytes = Int(line.split(separator: " ")[1])
         else { return 0 }
         return kilobytes * 1024
-    }
-}
-
-/// A seeded generator, so every run measures the same zones.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import GuardianTimeline
+import GuardianTimelineEvaluation
 import Testing
 
 @Suite("incremental generation")

@@ -1,5 +1,6 @@
 import Foundation
 @testable import GuardianTimeline
+import GuardianTimelineEvaluation
 
 /// Milliseconds since the epoch for `yyyy-MM-dd HH:mm:ss` in UTC.
 func utc(_ text: String) -> Int64 {

@@ -21,8 +21,7 @@ struct RoutinePlanner {
     typealias Place = SyntheticPerson.Place
 
     let person: SyntheticPerson
-    var calendar: Calendar
-    let firstDay: DateComponents
+    let days: LocalDays
     var random: SplitMix64
     var pieces: [LifePiece] = []
     var cursor: Int64 = 0
@@ -31,28 +30,16 @@ struct RoutinePlanner {
 
     init(person: SyntheticPerson, firstDay: String, timeZone: TimeZone, seed: UInt64) {
         self.person = person
-        calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = firstDay.split(separator: "-").map { Int($0)! }
-        self.firstDay = DateComponents(year: parts[0], month: parts[1], day: parts[2])
+        days = LocalDays(firstDay: firstDay, timeZone: timeZone)
         random = SplitMix64(seed: seed)
         cursor = local(day: 0, hour: 0, minute: 0)
     }
 
     /// The instant of a local time on the `day`-th day (minutes may run past midnight).
-    func local(day: Int, hour: Int, minute: Double) -> Int64 {
-        var noon = firstDay
-        noon.hour = 12
-        let date = calendar.date(byAdding: .day, value: day, to: calendar.date(from: noon)!)!
-        var components = calendar.dateComponents([.year, .month, .day], from: date)
-        components.hour = hour
-        return calendar.date(from: components)!.milliseconds + Int64(minute * 60_000)
-    }
+    func local(day: Int, hour: Int, minute: Double) -> Int64 { days.instant(day: day, hour: hour, minute: minute) }
 
     /// 0 = Monday … 6 = Sunday.
-    func weekday(_ day: Int) -> Int {
-        (calendar.component(.weekday, from: Date(milliseconds: local(day: day, hour: 12, minute: 0))) + 5) % 7
-    }
+    func weekday(_ day: Int) -> Int { days.weekday(day) }
 
     mutating func minutes(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &random) }
 

@@ -133,30 +133,3 @@ struct LocalDays {
         return names
     }
 }
-
-extension Date {
-    init(milliseconds: Int64) {
-        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
-    }
-
-    var milliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
-}
-
-extension Collection {
-    /// The first index whose element satisfies `belongs`, for a predicate false then true.
-    func partitioningIndex(where belongs: (Element) -> Bool) -> Index {
-        var low = startIndex
-        var count = distance(from: startIndex, to: endIndex)
-        while count > 0 {
-            let half = count / 2
-            let mid = index(low, offsetBy: half)
-            if belongs(self[mid]) {
-                count = half
-            } else {
-                low = index(after: mid)
-                count -= half + 1
-            }
-        }
-        return low
-    }
-}

@@ -1,4 +1,6 @@
 import Foundation
+import GuardianShared
+import GuardianTimeline
 
 /// A made-up person's motion and location events, with what they were really doing, for tests
 /// and benchmarks. They live in Berlin and work 4 km away on weekdays (lunch out, running on
@@ -98,32 +100,21 @@ struct LifeBlock {
 struct DayPlanner {
     typealias Place = SyntheticMonth.Place
 
-    var calendar: Calendar
-    var firstDay: DateComponents
+    let days: LocalDays
     var random: SplitMix64
     var blocks: [LifeBlock] = []
     var cursor: Int64
     var place = Place.home
 
     init(firstDay: String, timeZone: TimeZone, seed: UInt64) {
-        calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = firstDay.split(separator: "-").map { Int($0)! }
-        self.firstDay = DateComponents(year: parts[0], month: parts[1], day: parts[2])
+        days = LocalDays(firstDay: firstDay, timeZone: timeZone)
         random = SplitMix64(seed: seed)
         cursor = 0
         cursor = local(day: 0, hour: 0, minute: 0)
     }
 
     /// The instant of a local time on the `day`-th day.
-    func local(day: Int, hour: Int, minute: Double) -> Int64 {
-        var noon = firstDay
-        noon.hour = 12
-        let date = calendar.date(byAdding: .day, value: day, to: calendar.date(from: noon)!)!
-        var components = calendar.dateComponents([.year, .month, .day], from: date)
-        components.hour = hour
-        return calendar.date(from: components)!.milliseconds + Int64(minute * 60_000)
-    }
+    func local(day: Int, hour: Int, minute: Double) -> Int64 { days.instant(day: day, hour: hour, minute: minute) }
 
     /// Free time at home until about `hour:minute`, then a meal of `length` minutes.
     mutating func meal(day: Int, _ hour: Int, _ minute: Double, jitter: Double, length: ClosedRange<Double>) {
@@ -228,7 +219,7 @@ struct DayPlanner {
     }
 
     mutating func live(day: Int) {
-        let weekday = (calendar.component(.weekday, from: Date(milliseconds: local(day: day, hour: 12, minute: 0))) + 5) % 7
+        let weekday = days.weekday(day)
         switch weekday {
         case 0..<5: workday(day, weekday: weekday)
         case 5: saturday(day)
@@ -352,22 +343,5 @@ struct Emitter {
             lon: point.lon + Double.random(in: -0.0004...0.0004, using: &random))
         locations.append(LocationEvent(timestamp: time, location: jittered))
         lastFix = point
-    }
-}
-
-/// A small, fast, seedable generator (SplitMix64), so synthetic data is the same on every run.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    var state: UInt64
-
-    public init(seed: UInt64) {
-        state = seed
-    }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

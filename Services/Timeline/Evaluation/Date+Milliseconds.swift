@@ -1,9 +1,0 @@
-import Foundation
-
-extension Date {
-    init(milliseconds: Int64) {
-        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
-    }
-
-    var milliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
-}
