@@ -124,6 +124,32 @@ struct ScheduleTests {
     }
 }
 
+@Suite("Built-in interpreter: more time phrased as allowing or letting")
+struct AllowingMoreTimeTests {
+    @Test("allow/let with more, extra, another or longer time extends")
+    func extends() {
+        #expect(read("Allow him 15 more minutes") == .command(try! ParentCommand(action: .extend, durationSeconds: 900), child: "him"))
+        #expect(read("Allow an extra half hour of screen time").json == #"{"action":"extend","durationSeconds":1800}"#)
+        #expect(read("Allow 30 more minutes of YouTube").json == #"{"action":"extend","apps":["youtube"],"durationSeconds":1800}"#)
+        #expect(read("Permit another 10 minutes").json == #"{"action":"extend","durationSeconds":600}"#)
+        #expect(read("You can let him play 15 minutes longer") == .command(try! ParentCommand(action: .extend, durationSeconds: 900), child: "him"))
+        #expect(read("Give him 5 minutes longer").command?.durationSeconds == 300)
+        #expect(read("Allow Emma to stay on for 10 more minutes") == .command(try! ParentCommand(action: .extend, durationSeconds: 600), child: "Emma"))
+    }
+
+    @Test("allowing an app, or for a plain length of time, still allows; vague or negated more time is a question")
+    func nearMisses() {
+        #expect(read("Allow YouTube").json == #"{"action":"allow","apps":["youtube"]}"#)
+        #expect(read("let him play Minecraft").json == #"{"action":"allow","apps":["minecraft"]}"#)
+        #expect(read("Allow games for an hour").json == #"{"action":"allow","categories":["games"],"durationSeconds":3600}"#)
+        #expect(read("Let her use YouTube for 30 minutes").json == #"{"action":"allow","apps":["youtube"],"durationSeconds":1800}"#)
+        for text in ["Allow him more time", "Let him stay on a little longer", "Allow him to stay on longer", "Don't allow him 15 more minutes",
+                     "Allow him 15 minutes"] {
+            #expect(read(text).isClarify, "\(text)")
+        }
+    }
+}
+
 @Suite("Built-in interpreter: negation, children, warnings, clarification")
 struct ReadingTests {
     @Test("don't block X allows X; don't let/allow X blocks X; the rest are questions")

@@ -297,7 +297,7 @@ struct ClauseParser {
              .warn, .tell, .remind, .notify, .send, .know:
             slots.cues.append((k, i))
             mark(i..<i + 1)
-        case .warningNoun, .conditionWord, .done, .finish, .clean, .question, .unit, .half, .quarter, .couple, .vague,
+        case .warningNoun, .conditionWord, .done, .finish, .clean, .question, .unit, .half, .quarter, .couple, .vague, .longer,
              .am, .pm, .oclock, .morning, .afternoon, .evening, .night:
             break
         }

@@ -23,6 +23,7 @@ extension ClauseSlots {
             cues[..<n].last(where: { $0.key != .not })?.key == key
         }
         let hasDuration = durations.contains { !$0.delay }
+        let moreDuration = durations.contains { $0.more && !$0.delay }
         let onlyKind = only && (categories == [.social] || categories == [.education])
         var resolved: Head?
         loop: for (n, cue) in cues.enumerated() {
@@ -57,7 +58,8 @@ extension ClauseSlots {
             case .remove:
                 resolved = restrictions ? .allow(permissive: false, needsTarget: true) : .block(needsTarget: true)
             case .allow:
-                resolved = .allow(permissive: true, needsTarget: true)
+                let next = n + 1 < cues.count ? cues[n + 1].key : nil
+                resolved = moreDuration || moreTime || next == .stay ? .extend : .allow(permissive: true, needsTarget: true)
             case .unblock, .lift:
                 resolved = .allow(permissive: false, needsTarget: true)
             case .end:
@@ -73,8 +75,7 @@ extension ClauseSlots {
                 case .stay?:
                     resolved = .extend
                 default:
-                    let more = durations.contains { $0.more && !$0.delay }
-                    resolved = more || (hasDuration && !(next == .use || next == .on)) ? .extend : .allow(permissive: true, needsTarget: true)
+                    resolved = moreDuration || (hasDuration && !(next == .use || next == .on)) ? .extend : .allow(permissive: true, needsTarget: true)
                 }
             case .give:
                 if hasDuration || moreTime || durations.contains(where: \.vague) || !untilTimes.isEmpty {
@@ -115,7 +116,7 @@ extension ClauseSlots {
             return (.schedule, negated)
         }
         if let resolved { return (resolved, negated) }
-        if durations.contains(where: { $0.more && !$0.delay }) || cues.contains(where: { $0.key == .another }) {
+        if moreDuration || cues.contains(where: { $0.key == .another }) {
             return (.extend, negated)
         }
         return (.none, negated)

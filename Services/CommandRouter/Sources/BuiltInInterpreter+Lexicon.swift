@@ -23,7 +23,7 @@ enum Key: Hashable, Sendable {
     case article, a
     // Durations and times
     case unit(Int)
-    case half, quarter, couple, vague, next, restOfDay
+    case half, quarter, couple, vague, longer, next, restOfDay
     case noon, midnight, am, pm, oclock
     case today, tonight, tomorrow, morning, afternoon, evening, night
     case weekday(Int)
@@ -187,7 +187,8 @@ final class Lexicon: Sendable {
         key(.half, ["half"])
         key(.quarter, ["quarter"])
         key(.couple, ["couple"])
-        key(.vague, ["few", "several", "while", "bit", "little", "some time", "sometime", "late", "longer", "ages"])
+        key(.vague, ["few", "several", "while", "bit", "little", "some time", "sometime", "late", "ages"])
+        key(.longer, ["longer"])
         key(.next, ["next", "coming", "following"])
         key(.restOfDay, ["rest of the day", "rest of today", "rest of the evening", "rest of the night", "all day",
                          "the day", "remainder of the day"])

@@ -12,6 +12,7 @@ import Foundation
 /// - Negation: "don't block X" allows X; "don't let/allow X" blocks X; "don't unblock X" and
 ///   negated extensions, warnings and schedules are questions.
 /// - "school nights"/"weeknights" repeat `weekdays` (for an overnight bedtime: Sun-Thu nights).
+/// - "Allow him 15 more minutes", "let him play 15 minutes longer": more time extends.
 /// - "15 more minutes then bedtime": `extend` 900 s with a one-off bedtime `schedule` starting when
 ///   the extension ends.
 public struct BuiltInInterpreter: Interpreter {
