@@ -113,6 +113,36 @@ struct ScheduleTests {
         #expect(read("Homework time at 4").isClarify)
     }
 
+    @Test("school nights are Sunday to Thursday nights: an overnight window only")
+    func schoolNightsAreNights() {
+        #expect(window("Lights out at 10:30 on weekend nights") == .init(start: "22:30", end: "07:00", type: .bedtime, repeat: .weekends))
+        #expect(window("Homework time from 4 to 6 every night") == .init(start: "16:00", end: "18:00", type: .educational, repeat: .daily))
+        for text in ["Homework time from 4 to 6 on school nights", "Study mode from 3:30 to 5 on weeknights",
+                     "Social only mode from 6 to 7pm on weekend nights"] {
+            #expect(read(text).isClarify, "\(text)")
+        }
+        #expect(read("Homework time from 4 to 6 on school nights").question?.contains("Sunday to Thursday") == true)
+    }
+
+    @Test("named days: the nights a bedtime starts on, the days a daytime window is on")
+    func dayRanges() {
+        let bedtime = { (start: String, days: ParentCommand.Schedule.Repeat) in ParentCommand.Schedule(start: start, end: "07:00", type: .bedtime, repeat: days) }
+        #expect(window("Bedtime at 9 on Sunday to Thursday nights") == bedtime("21:00", .weekdays))
+        #expect(window("Bedtime at 9 Sunday through Thursday") == bedtime("21:00", .weekdays))
+        #expect(window("Bedtime at 9 Sunday-Thursday") == bedtime("21:00", .weekdays))
+        #expect(window("Bedtime at 10 on Friday and Saturday nights") == bedtime("22:00", .weekends))
+        #expect(window("Bedtime at 10 on Fridays and Saturdays") == bedtime("22:00", .weekends))
+        #expect(window("Bedtime at 9 Monday to Sunday") == bedtime("21:00", .daily))
+        #expect(window("Homework time from 4 to 6 Monday to Friday") == .init(start: "16:00", end: "18:00", type: .educational, repeat: .weekdays))
+        #expect(window("Social only from 6 to 7pm on Saturday and Sunday") == .init(start: "18:00", end: "19:00", type: .socialOnly, repeat: .weekends))
+        // days the contract cannot say for that window, or one day: questions
+        for text in ["Bedtime at 9 Monday to Friday", "Bedtime at 9 Mon-Thu", "Homework time from 4 to 6 Sunday to Thursday",
+                     "Homework time from 4 to 6 on Monday, Wednesday and Friday", "Bedtime at 10 on Fridays", "Block games from Friday to Sunday"] {
+            #expect(read(text).isClarify, "\(text)")
+        }
+        #expect(until("No games until Monday") == Fixtures.date("2026-05-18 07:00"))
+    }
+
     @Test("N more minutes then bedtime: extend, then a one-off bedtime from when the extension ends")
     func thenBedtime() {
         let result = read("Give him 15 more minutes then bedtime mode", at: Fixtures.date("2026-05-15 20:50"))
@@ -144,7 +174,7 @@ struct AllowingMoreTimeTests {
         #expect(read("Allow games for an hour").json == #"{"action":"allow","categories":["games"],"durationSeconds":3600}"#)
         #expect(read("Let her use YouTube for 30 minutes").json == #"{"action":"allow","apps":["youtube"],"durationSeconds":1800}"#)
         for text in ["Allow him more time", "Let him stay on a little longer", "Allow him to stay on longer", "Don't allow him 15 more minutes",
-                     "Allow him 15 minutes"] {
+                     "Allow him 15 minutes", "Give him 10 more minutes on school nights"] {
             #expect(read(text).isClarify, "\(text)")
         }
     }

@@ -24,7 +24,7 @@ struct ClauseSlots: Sendable {
     var windows: [(start: TimeExpression, end: TimeExpression)] = []
     var startTimes: [TimeExpression] = []
     var endTimes: [TimeExpression] = []
-    var repeats: [ParentCommand.Schedule.Repeat] = []
+    var repeats: [RepeatPhrase] = []
     var weekendWord = false
     var dayWords: [TimeExpression.Day] = []
     var kinds: [ParentCommand.Schedule.Kind] = []
@@ -237,14 +237,25 @@ struct ClauseParser {
             slots.periods.append(.tonight)
             slots.dayWords.append(.tonight)
             mark(i..<i + 1)
-        case .tomorrow, .weekday:
+        case .weekday:
+            if let (days, next) = daySet(at: i) {
+                slots.repeats.append(.days(days))
+                mark(i..<next)
+                return next
+            }
+            slots.futureStart = true
+            mark(i..<i + 1)
+        case .tomorrow:
             slots.futureStart = true
             mark(i..<i + 1)
         case .weekend:
             slots.weekendWord = true
             mark(i..<i + 1)
         case .repeatDays(let days):
-            slots.repeats.append(days)
+            slots.repeats.append(.named(days))
+            mark(i..<i + 1)
+        case .repeatNights(let days):
+            slots.repeats.append(.nights(days))
             mark(i..<i + 1)
         case .scheduleKind(let kind):
             slots.kinds.append(kind)

@@ -304,7 +304,7 @@ struct CommandBuilder {
         let lengths = slots.durations.filter { !$0.delay }
         let apps = slots.apps.isEmpty ? nil : slots.apps
         let categories = slots.categories.isEmpty ? nil : slots.categories
-        if !slots.conditions.isEmpty || slots.futureStart || !slots.windows.isEmpty {
+        if !slots.conditions.isEmpty || slots.futureStart || !slots.windows.isEmpty || !slots.repeats.isEmpty {
             return .failure(Question(text: "How much more time should I give, in minutes?"))
         }
         if lengths.count == 1, slots.untilTimes.isEmpty {
@@ -366,9 +366,19 @@ struct CommandBuilder {
         } else {
             return .failure(Question(text: "Until what time should \(name) last?"))
         }
-        var repeats = slots.repeats
-        if slots.weekendWord { repeats.append(.weekends) }
-        if !slots.dayWords.isEmpty { repeats.append(.none) }
+        var phrases = slots.repeats
+        if slots.weekendWord { phrases.append(.named(.weekends)) }
+        if !slots.dayWords.isEmpty { phrases.append(.named(.none)) }
+        let repeats = phrases.compactMap { $0.resolved(overnight: end <= start) }
+        guard repeats.count == phrases.count else {
+            if phrases.contains(.nights(.weekdays)) {
+                return .failure(Question(text: "School nights are Sunday to Thursday nights, so only an overnight window like a bedtime can repeat on them. Should \(name) be on weekdays (Monday to Friday), every day or on weekends?"))
+            }
+            if phrases.contains(.nights(.weekends)) {
+                return .failure(Question(text: "Weekend nights are Friday and Saturday nights, so only an overnight window like a bedtime can repeat on them. Should \(name) be on weekends (Saturday and Sunday), every day or on weekdays?"))
+            }
+            return .failure(Question(text: "I can repeat \(name) every day, on weekdays or on weekends (a bedtime: Sunday to Thursday nights, or Friday and Saturday nights). Which should it be?"))
+        }
         guard Set(repeats).count <= 1 else {
             return .failure(Question(text: "On which days should \(name) apply: every day, school nights, or weekends?"))
         }

@@ -241,7 +241,7 @@ extension ClauseParser {
             default: return nil
             }
         }
-        if let (day, next) = dayAt(j) {
+        if daySet(at: j) == nil, let (day, next) = dayAt(j) {
             expression.day = day
             j = next
             if let (part, after) = partAt(j) {
@@ -256,7 +256,7 @@ extension ClauseParser {
         if expression.clock == nil, let (clock, next) = clockTime(at: j, bare: bare || expression.day != nil) {
             expression.clock = clock
             j = next
-            if expression.day == nil, let (day, after) = dayAt(j) {
+            if expression.day == nil, daySet(at: j) == nil, let (day, after) = dayAt(j) {
                 expression.day = day
                 j = after
             }
