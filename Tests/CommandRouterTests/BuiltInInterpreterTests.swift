@@ -111,6 +111,8 @@ struct ScheduleTests {
         #expect(window("Bedtime mode", at: Fixtures.date("2026-05-15 20:47")) == .init(start: "20:47", end: "07:00", type: .bedtime, repeat: ParentCommand.Schedule.Repeat.none))
         #expect(read("Set bedtime").isClarify)
         #expect(read("Homework time at 4").isClarify)
+        #expect(read("Bedtime at 9 tomorrow").isClarify)
+        #expect(read("Bedtime at 10 Friday").isClarify)
     }
 
     @Test("school nights are Sunday to Thursday nights: an overnight window only")

@@ -340,6 +340,9 @@ struct CommandBuilder {
             || !slots.periods.filter({ $0 == .restOfDay }).isEmpty && slots.dayWords.isEmpty {
             return .failure(Question(text: "I can set one \(name) window at a time. What start and end times should it have, and on which days?"))
         }
+        if starts.contains(where: { $0.day != nil && $0.day != .today && $0.day != .tonight }) {
+            return .failure(Question(text: "I can set a one-off \(name) for today, or one that repeats every day, on school nights or on weekends. Which should it be?"))
+        }
         let evening = slots.dayWords.contains(.tonight)
         let start: LocalTime
         if let expression = starts.first {
