@@ -115,8 +115,29 @@ struct ScheduleTests {
         #expect(read("Bedtime at 10 Friday").isClarify)
     }
 
+    @Test("turning the whole device off from an evening time is a bedtime until morning")
+    func lightsOut() {
+        let tonight = { (start: String) in ParentCommand.Schedule(start: start, end: "07:00", type: .bedtime, repeat: ParentCommand.Schedule.Repeat.none) }
+        #expect(window("No screens after 8 tonight") == tonight("20:00"))
+        #expect(window("Lights out after 9 tonight") == tonight("21:00"))
+        #expect(window("Turn off the iPad at 9pm") == tonight("21:00"))
+        #expect(window("No screens after midnight") == tonight("00:00"))
+        #expect(window("No screens from 9pm to 7am") == tonight("21:00"))
+        #expect(window("No screens after 9 until 6:30am") == .init(start: "21:00", end: "06:30", type: .bedtime, repeat: ParentCommand.Schedule.Repeat.none))
+        #expect(window("Lock the tablet at 9 on weeknights") == .init(start: "21:00", end: "07:00", type: .bedtime, repeat: .weekdays))
+        #expect(read("No screens after 8 tonight for Sam").child == "Sam")
+        // apps or categories, a daytime start, an end that may be in the evening, another day: questions
+        for text in ["No games after 8 tonight", "No TikTok after 8pm", "No screens after 3pm", "No screens after 5 tonight",
+                     "No screens after 1", "No screens after dinner", "No screens from 8 to 10 tonight", "No screens after 9 tomorrow",
+                     "Bedtime at 9 tomorrow", "Lights out after 9 on Friday", "Don't turn off screens after 8"] {
+            #expect(read(text).isClarify, "\(text)")
+        }
+    }
+
     @Test("school nights are Sunday to Thursday nights: an overnight window only")
     func schoolNightsAreNights() {
+        #expect(window("No screens after 9 on school nights") == .init(start: "21:00", end: "07:00", type: .bedtime, repeat: .weekdays))
+        #expect(window("Every school night, screens off at 9:30pm") == .init(start: "21:30", end: "07:00", type: .bedtime, repeat: .weekdays))
         #expect(window("Lights out at 10:30 on weekend nights") == .init(start: "22:30", end: "07:00", type: .bedtime, repeat: .weekends))
         #expect(window("Homework time from 4 to 6 every night") == .init(start: "16:00", end: "18:00", type: .educational, repeat: .daily))
         for text in ["Homework time from 4 to 6 on school nights", "Study mode from 3:30 to 5 on weeknights",
@@ -176,7 +197,7 @@ struct AllowingMoreTimeTests {
         #expect(read("Allow games for an hour").json == #"{"action":"allow","categories":["games"],"durationSeconds":3600}"#)
         #expect(read("Let her use YouTube for 30 minutes").json == #"{"action":"allow","apps":["youtube"],"durationSeconds":1800}"#)
         for text in ["Allow him more time", "Let him stay on a little longer", "Allow him to stay on longer", "Don't allow him 15 more minutes",
-                     "Allow him 15 minutes", "Give him 10 more minutes on school nights"] {
+                     "Allow him 15 minutes", "Give him 10 more minutes on school nights", "Allow 10 more minutes after 8pm"] {
             #expect(read(text).isClarify, "\(text)")
         }
     }

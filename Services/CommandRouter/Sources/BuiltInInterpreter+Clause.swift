@@ -20,7 +20,10 @@ struct ClauseSlots: Sendable {
     var untilTimes: [TimeExpression] = []
     var conditions: [String] = []
     var periods: [Period] = []
+    /// A start later than now that is not a clock time ("after dinner", "tomorrow").
     var futureStart = false
+    /// "after 8 tonight": a block or allowance starting later, or a schedule's start.
+    var afterTimes: [TimeExpression] = []
     var windows: [(start: TimeExpression, end: TimeExpression)] = []
     var startTimes: [TimeExpression] = []
     var endTimes: [TimeExpression] = []
@@ -171,8 +174,8 @@ struct ClauseParser {
                 return next
             }
         case .after:
-            if let (_, next) = timeExpression(at: i + 1, bare: true) {
-                slots.futureStart = true
+            if let (expression, next) = timeExpression(at: i + 1, bare: true) {
+                slots.afterTimes.append(expression)
                 mark(i..<next)
                 return next
             }

@@ -163,7 +163,7 @@ struct CommandBuilder {
         }
         let result: Result<ParentCommand, Question>
         switch head {
-        case .block(let needsTarget): result = block(needsTarget: needsTarget)
+        case .block(let needsTarget): result = lightsOut(needsTarget: needsTarget) ?? block(needsTarget: needsTarget)
         case .allow(_, let needsTarget): result = allow(needsTarget: needsTarget)
         case .extend: result = extend()
         case .schedule: result = schedule()
@@ -219,7 +219,8 @@ struct CommandBuilder {
         if !slots.repeats.isEmpty {
             return .failure(Question(text: "I can't \(verb) on a repeating schedule; I can \(verb) it now for a time, or set a bedtime, homework or social-only schedule. Which would you like?"))
         }
-        if slots.futureStart || !slots.windows.isEmpty || !slots.startTimes.isEmpty || lengths.count < slots.durations.count {
+        if slots.futureStart || !slots.afterTimes.isEmpty || !slots.windows.isEmpty || !slots.startTimes.isEmpty
+            || lengths.count < slots.durations.count {
             return .failure(Question(text: "I can only \(verb) starting now, for a time or until a time or a task is done (or set a bedtime, homework or social-only schedule). Should I \(verb) it now?"))
         }
         let ends = slots.untilTimes.count + slots.periods.count + (slots.weekendWord ? 1 : 0)
@@ -304,7 +305,7 @@ struct CommandBuilder {
         let lengths = slots.durations.filter { !$0.delay }
         let apps = slots.apps.isEmpty ? nil : slots.apps
         let categories = slots.categories.isEmpty ? nil : slots.categories
-        if !slots.conditions.isEmpty || slots.futureStart || !slots.windows.isEmpty || !slots.repeats.isEmpty {
+        if !slots.conditions.isEmpty || slots.futureStart || !slots.afterTimes.isEmpty || !slots.windows.isEmpty || !slots.repeats.isEmpty {
             return .failure(Question(text: "How much more time should I give, in minutes?"))
         }
         if lengths.count == 1, slots.untilTimes.isEmpty {
@@ -323,8 +324,10 @@ struct CommandBuilder {
         return .failure(Question(text: "How much more time should I give?"))
     }
 
-    private func schedule() -> Result<ParentCommand, Question> {
+    /// The clause as a schedule; `kind`, when the clause's words name none ("No screens after 8").
+    func schedule(_ kind: ParentCommand.Schedule.Kind? = nil) -> Result<ParentCommand, Question> {
         var kinds = slots.kinds
+        if let kind, kinds.isEmpty { kinds.append(kind) }
         if slots.only, slots.categories == [.education] { kinds.append(.educational) }
         if slots.only, slots.categories == [.social] { kinds.append(.socialOnly) }
         guard let kind = kinds.first else { return .failure(Question(text: "Which schedule: bedtime, homework time or social-only time?")) }
@@ -332,7 +335,7 @@ struct CommandBuilder {
             return .failure(Question(text: "One schedule at a time, please: bedtime, homework time or social-only time?"))
         }
         let name = kind == .bedtime ? "bedtime" : kind == .educational ? "homework time" : "social-only time"
-        let starts = slots.windows.map(\.start) + slots.startTimes
+        let starts = slots.windows.map(\.start) + slots.startTimes + slots.afterTimes
         let lengths = slots.durations.filter { !$0.delay }
         var ends = slots.windows.map(\.end) + slots.endTimes
         if !slots.untilTimes.isEmpty { ends += slots.untilTimes }
