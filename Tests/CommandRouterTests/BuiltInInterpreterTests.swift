@@ -111,6 +111,59 @@ struct ScheduleTests {
         #expect(window("Bedtime mode", at: Fixtures.date("2026-05-15 20:47")) == .init(start: "20:47", end: "07:00", type: .bedtime, repeat: ParentCommand.Schedule.Repeat.none))
         #expect(read("Set bedtime").isClarify)
         #expect(read("Homework time at 4").isClarify)
+        #expect(read("Bedtime at 9 tomorrow").isClarify)
+        #expect(read("Bedtime at 10 Friday").isClarify)
+    }
+
+    @Test("turning the whole device off from an evening time is a bedtime until morning")
+    func lightsOut() {
+        let tonight = { (start: String) in ParentCommand.Schedule(start: start, end: "07:00", type: .bedtime, repeat: ParentCommand.Schedule.Repeat.none) }
+        #expect(window("No screens after 8 tonight") == tonight("20:00"))
+        #expect(window("Lights out after 9 tonight") == tonight("21:00"))
+        #expect(window("Turn off the iPad at 9pm") == tonight("21:00"))
+        #expect(window("No screens after midnight") == tonight("00:00"))
+        #expect(window("No screens from 9pm to 7am") == tonight("21:00"))
+        #expect(window("No screens after 9 until 6:30am") == .init(start: "21:00", end: "06:30", type: .bedtime, repeat: ParentCommand.Schedule.Repeat.none))
+        #expect(window("Lock the tablet at 9 on weeknights") == .init(start: "21:00", end: "07:00", type: .bedtime, repeat: .weekdays))
+        #expect(read("No screens after 8 tonight for Sam").child == "Sam")
+        // apps or categories, a daytime start, an end that may be in the evening, another day: questions
+        for text in ["No games after 8 tonight", "No TikTok after 8pm", "No screens after 3pm", "No screens after 5 tonight",
+                     "No screens after 1", "No screens after dinner", "No screens from 8 to 10 tonight", "No screens after 9 tomorrow",
+                     "Bedtime at 9 tomorrow", "Lights out after 9 on Friday", "Don't turn off screens after 8"] {
+            #expect(read(text).isClarify, "\(text)")
+        }
+    }
+
+    @Test("school nights are Sunday to Thursday nights: an overnight window only")
+    func schoolNightsAreNights() {
+        #expect(window("No screens after 9 on school nights") == .init(start: "21:00", end: "07:00", type: .bedtime, repeat: .weekdays))
+        #expect(window("Every school night, screens off at 9:30pm") == .init(start: "21:30", end: "07:00", type: .bedtime, repeat: .weekdays))
+        #expect(window("Lights out at 10:30 on weekend nights") == .init(start: "22:30", end: "07:00", type: .bedtime, repeat: .weekends))
+        #expect(window("Homework time from 4 to 6 every night") == .init(start: "16:00", end: "18:00", type: .educational, repeat: .daily))
+        for text in ["Homework time from 4 to 6 on school nights", "Study mode from 3:30 to 5 on weeknights",
+                     "Social only mode from 6 to 7pm on weekend nights"] {
+            #expect(read(text).isClarify, "\(text)")
+        }
+        #expect(read("Homework time from 4 to 6 on school nights").question?.contains("Sunday to Thursday") == true)
+    }
+
+    @Test("named days: the nights a bedtime starts on, the days a daytime window is on")
+    func dayRanges() {
+        let bedtime = { (start: String, days: ParentCommand.Schedule.Repeat) in ParentCommand.Schedule(start: start, end: "07:00", type: .bedtime, repeat: days) }
+        #expect(window("Bedtime at 9 on Sunday to Thursday nights") == bedtime("21:00", .weekdays))
+        #expect(window("Bedtime at 9 Sunday through Thursday") == bedtime("21:00", .weekdays))
+        #expect(window("Bedtime at 9 Sunday-Thursday") == bedtime("21:00", .weekdays))
+        #expect(window("Bedtime at 10 on Friday and Saturday nights") == bedtime("22:00", .weekends))
+        #expect(window("Bedtime at 10 on Fridays and Saturdays") == bedtime("22:00", .weekends))
+        #expect(window("Bedtime at 9 Monday to Sunday") == bedtime("21:00", .daily))
+        #expect(window("Homework time from 4 to 6 Monday to Friday") == .init(start: "16:00", end: "18:00", type: .educational, repeat: .weekdays))
+        #expect(window("Social only from 6 to 7pm on Saturday and Sunday") == .init(start: "18:00", end: "19:00", type: .socialOnly, repeat: .weekends))
+        // days the contract cannot say for that window, or one day: questions
+        for text in ["Bedtime at 9 Monday to Friday", "Bedtime at 9 Mon-Thu", "Homework time from 4 to 6 Sunday to Thursday",
+                     "Homework time from 4 to 6 on Monday, Wednesday and Friday", "Bedtime at 10 on Fridays", "Block games from Friday to Sunday"] {
+            #expect(read(text).isClarify, "\(text)")
+        }
+        #expect(until("No games until Monday") == Fixtures.date("2026-05-18 07:00"))
     }
 
     @Test("N more minutes then bedtime: extend, then a one-off bedtime from when the extension ends")
@@ -121,6 +174,32 @@ struct ScheduleTests {
             schedule: .init(start: "21:05", end: "07:00", type: .bedtime, repeat: ParentCommand.Schedule.Repeat.none)), child: "him"))
         #expect(read("Block games for an hour then bedtime").isClarify)
         #expect(read("Give him 10 more minutes then block TikTok").isClarify)
+    }
+}
+
+@Suite("Built-in interpreter: more time phrased as allowing or letting")
+struct AllowingMoreTimeTests {
+    @Test("allow/let with more, extra, another or longer time extends")
+    func extends() {
+        #expect(read("Allow him 15 more minutes") == .command(try! ParentCommand(action: .extend, durationSeconds: 900), child: "him"))
+        #expect(read("Allow an extra half hour of screen time").json == #"{"action":"extend","durationSeconds":1800}"#)
+        #expect(read("Allow 30 more minutes of YouTube").json == #"{"action":"extend","apps":["youtube"],"durationSeconds":1800}"#)
+        #expect(read("Permit another 10 minutes").json == #"{"action":"extend","durationSeconds":600}"#)
+        #expect(read("You can let him play 15 minutes longer") == .command(try! ParentCommand(action: .extend, durationSeconds: 900), child: "him"))
+        #expect(read("Give him 5 minutes longer").command?.durationSeconds == 300)
+        #expect(read("Allow Emma to stay on for 10 more minutes") == .command(try! ParentCommand(action: .extend, durationSeconds: 600), child: "Emma"))
+    }
+
+    @Test("allowing an app, or for a plain length of time, still allows; vague or negated more time is a question")
+    func nearMisses() {
+        #expect(read("Allow YouTube").json == #"{"action":"allow","apps":["youtube"]}"#)
+        #expect(read("let him play Minecraft").json == #"{"action":"allow","apps":["minecraft"]}"#)
+        #expect(read("Allow games for an hour").json == #"{"action":"allow","categories":["games"],"durationSeconds":3600}"#)
+        #expect(read("Let her use YouTube for 30 minutes").json == #"{"action":"allow","apps":["youtube"],"durationSeconds":1800}"#)
+        for text in ["Allow him more time", "Let him stay on a little longer", "Allow him to stay on longer", "Don't allow him 15 more minutes",
+                     "Allow him 15 minutes", "Give him 10 more minutes on school nights", "Allow 10 more minutes after 8pm"] {
+            #expect(read(text).isClarify, "\(text)")
+        }
     }
 }
 

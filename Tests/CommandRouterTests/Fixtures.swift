@@ -30,4 +30,10 @@ extension Interpretation {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try! encoder.encode(command), as: UTF8.self)
     }
+
+    /// The question asked back, if any.
+    var question: String? {
+        if case .clarify(let question) = self { return question }
+        return nil
+    }
 }

@@ -20,11 +20,14 @@ struct ClauseSlots: Sendable {
     var untilTimes: [TimeExpression] = []
     var conditions: [String] = []
     var periods: [Period] = []
+    /// A start later than now that is not a clock time ("after dinner", "tomorrow").
     var futureStart = false
+    /// "after 8 tonight": a block or allowance starting later, or a schedule's start.
+    var afterTimes: [TimeExpression] = []
     var windows: [(start: TimeExpression, end: TimeExpression)] = []
     var startTimes: [TimeExpression] = []
     var endTimes: [TimeExpression] = []
-    var repeats: [ParentCommand.Schedule.Repeat] = []
+    var repeats: [RepeatPhrase] = []
     var weekendWord = false
     var dayWords: [TimeExpression.Day] = []
     var kinds: [ParentCommand.Schedule.Kind] = []
@@ -171,8 +174,8 @@ struct ClauseParser {
                 return next
             }
         case .after:
-            if let (_, next) = timeExpression(at: i + 1, bare: true) {
-                slots.futureStart = true
+            if let (expression, next) = timeExpression(at: i + 1, bare: true) {
+                slots.afterTimes.append(expression)
                 mark(i..<next)
                 return next
             }
@@ -237,14 +240,25 @@ struct ClauseParser {
             slots.periods.append(.tonight)
             slots.dayWords.append(.tonight)
             mark(i..<i + 1)
-        case .tomorrow, .weekday:
+        case .weekday:
+            if let (days, next) = daySet(at: i) {
+                slots.repeats.append(.days(days))
+                mark(i..<next)
+                return next
+            }
+            slots.futureStart = true
+            mark(i..<i + 1)
+        case .tomorrow:
             slots.futureStart = true
             mark(i..<i + 1)
         case .weekend:
             slots.weekendWord = true
             mark(i..<i + 1)
         case .repeatDays(let days):
-            slots.repeats.append(days)
+            slots.repeats.append(.named(days))
+            mark(i..<i + 1)
+        case .repeatNights(let days):
+            slots.repeats.append(.nights(days))
             mark(i..<i + 1)
         case .scheduleKind(let kind):
             slots.kinds.append(kind)
@@ -297,7 +311,7 @@ struct ClauseParser {
              .warn, .tell, .remind, .notify, .send, .know:
             slots.cues.append((k, i))
             mark(i..<i + 1)
-        case .warningNoun, .conditionWord, .done, .finish, .clean, .question, .unit, .half, .quarter, .couple, .vague,
+        case .warningNoun, .conditionWord, .done, .finish, .clean, .question, .unit, .half, .quarter, .couple, .vague, .longer,
              .am, .pm, .oclock, .morning, .afternoon, .evening, .night:
             break
         }

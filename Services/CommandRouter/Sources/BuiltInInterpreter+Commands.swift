@@ -23,6 +23,7 @@ extension ClauseSlots {
             cues[..<n].last(where: { $0.key != .not })?.key == key
         }
         let hasDuration = durations.contains { !$0.delay }
+        let moreDuration = durations.contains { $0.more && !$0.delay }
         let onlyKind = only && (categories == [.social] || categories == [.education])
         var resolved: Head?
         loop: for (n, cue) in cues.enumerated() {
@@ -57,7 +58,8 @@ extension ClauseSlots {
             case .remove:
                 resolved = restrictions ? .allow(permissive: false, needsTarget: true) : .block(needsTarget: true)
             case .allow:
-                resolved = .allow(permissive: true, needsTarget: true)
+                let next = n + 1 < cues.count ? cues[n + 1].key : nil
+                resolved = moreDuration || moreTime || next == .stay ? .extend : .allow(permissive: true, needsTarget: true)
             case .unblock, .lift:
                 resolved = .allow(permissive: false, needsTarget: true)
             case .end:
@@ -73,8 +75,7 @@ extension ClauseSlots {
                 case .stay?:
                     resolved = .extend
                 default:
-                    let more = durations.contains { $0.more && !$0.delay }
-                    resolved = more || (hasDuration && !(next == .use || next == .on)) ? .extend : .allow(permissive: true, needsTarget: true)
+                    resolved = moreDuration || (hasDuration && !(next == .use || next == .on)) ? .extend : .allow(permissive: true, needsTarget: true)
                 }
             case .give:
                 if hasDuration || moreTime || durations.contains(where: \.vague) || !untilTimes.isEmpty {
@@ -115,7 +116,7 @@ extension ClauseSlots {
             return (.schedule, negated)
         }
         if let resolved { return (resolved, negated) }
-        if durations.contains(where: { $0.more && !$0.delay }) || cues.contains(where: { $0.key == .another }) {
+        if moreDuration || cues.contains(where: { $0.key == .another }) {
             return (.extend, negated)
         }
         return (.none, negated)
@@ -162,7 +163,7 @@ struct CommandBuilder {
         }
         let result: Result<ParentCommand, Question>
         switch head {
-        case .block(let needsTarget): result = block(needsTarget: needsTarget)
+        case .block(let needsTarget): result = lightsOut(needsTarget: needsTarget) ?? block(needsTarget: needsTarget)
         case .allow(_, let needsTarget): result = allow(needsTarget: needsTarget)
         case .extend: result = extend()
         case .schedule: result = schedule()
@@ -218,7 +219,8 @@ struct CommandBuilder {
         if !slots.repeats.isEmpty {
             return .failure(Question(text: "I can't \(verb) on a repeating schedule; I can \(verb) it now for a time, or set a bedtime, homework or social-only schedule. Which would you like?"))
         }
-        if slots.futureStart || !slots.windows.isEmpty || !slots.startTimes.isEmpty || lengths.count < slots.durations.count {
+        if slots.futureStart || !slots.afterTimes.isEmpty || !slots.windows.isEmpty || !slots.startTimes.isEmpty
+            || lengths.count < slots.durations.count {
             return .failure(Question(text: "I can only \(verb) starting now, for a time or until a time or a task is done (or set a bedtime, homework or social-only schedule). Should I \(verb) it now?"))
         }
         let ends = slots.untilTimes.count + slots.periods.count + (slots.weekendWord ? 1 : 0)
@@ -303,7 +305,7 @@ struct CommandBuilder {
         let lengths = slots.durations.filter { !$0.delay }
         let apps = slots.apps.isEmpty ? nil : slots.apps
         let categories = slots.categories.isEmpty ? nil : slots.categories
-        if !slots.conditions.isEmpty || slots.futureStart || !slots.windows.isEmpty {
+        if !slots.conditions.isEmpty || slots.futureStart || !slots.afterTimes.isEmpty || !slots.windows.isEmpty || !slots.repeats.isEmpty {
             return .failure(Question(text: "How much more time should I give, in minutes?"))
         }
         if lengths.count == 1, slots.untilTimes.isEmpty {
@@ -322,8 +324,10 @@ struct CommandBuilder {
         return .failure(Question(text: "How much more time should I give?"))
     }
 
-    private func schedule() -> Result<ParentCommand, Question> {
+    /// The clause as a schedule; `kind`, when the clause's words name none ("No screens after 8").
+    func schedule(_ kind: ParentCommand.Schedule.Kind? = nil) -> Result<ParentCommand, Question> {
         var kinds = slots.kinds
+        if let kind, kinds.isEmpty { kinds.append(kind) }
         if slots.only, slots.categories == [.education] { kinds.append(.educational) }
         if slots.only, slots.categories == [.social] { kinds.append(.socialOnly) }
         guard let kind = kinds.first else { return .failure(Question(text: "Which schedule: bedtime, homework time or social-only time?")) }
@@ -331,13 +335,16 @@ struct CommandBuilder {
             return .failure(Question(text: "One schedule at a time, please: bedtime, homework time or social-only time?"))
         }
         let name = kind == .bedtime ? "bedtime" : kind == .educational ? "homework time" : "social-only time"
-        let starts = slots.windows.map(\.start) + slots.startTimes
+        let starts = slots.windows.map(\.start) + slots.startTimes + slots.afterTimes
         let lengths = slots.durations.filter { !$0.delay }
         var ends = slots.windows.map(\.end) + slots.endTimes
         if !slots.untilTimes.isEmpty { ends += slots.untilTimes }
         if starts.count > 1 || ends.count > 1 || lengths.count > 1 || !slots.conditions.isEmpty || slots.futureStart
             || !slots.periods.filter({ $0 == .restOfDay }).isEmpty && slots.dayWords.isEmpty {
             return .failure(Question(text: "I can set one \(name) window at a time. What start and end times should it have, and on which days?"))
+        }
+        if starts.contains(where: { $0.day != nil && $0.day != .today && $0.day != .tonight }) {
+            return .failure(Question(text: "I can set a one-off \(name) for today, or one that repeats every day, on school nights or on weekends. Which should it be?"))
         }
         let evening = slots.dayWords.contains(.tonight)
         let start: LocalTime
@@ -365,9 +372,19 @@ struct CommandBuilder {
         } else {
             return .failure(Question(text: "Until what time should \(name) last?"))
         }
-        var repeats = slots.repeats
-        if slots.weekendWord { repeats.append(.weekends) }
-        if !slots.dayWords.isEmpty { repeats.append(.none) }
+        var phrases = slots.repeats
+        if slots.weekendWord { phrases.append(.named(.weekends)) }
+        if !slots.dayWords.isEmpty { phrases.append(.named(.none)) }
+        let repeats = phrases.compactMap { $0.resolved(overnight: end <= start) }
+        guard repeats.count == phrases.count else {
+            if phrases.contains(.nights(.weekdays)) {
+                return .failure(Question(text: "School nights are Sunday to Thursday nights, so only an overnight window like a bedtime can repeat on them. Should \(name) be on weekdays (Monday to Friday), every day or on weekends?"))
+            }
+            if phrases.contains(.nights(.weekends)) {
+                return .failure(Question(text: "Weekend nights are Friday and Saturday nights, so only an overnight window like a bedtime can repeat on them. Should \(name) be on weekends (Saturday and Sunday), every day or on weekdays?"))
+            }
+            return .failure(Question(text: "I can repeat \(name) every day, on weekdays or on weekends (a bedtime: Sunday to Thursday nights, or Friday and Saturday nights). Which should it be?"))
+        }
         guard Set(repeats).count <= 1 else {
             return .failure(Question(text: "On which days should \(name) apply: every day, school nights, or weekends?"))
         }

@@ -53,7 +53,8 @@ extension ClauseParser {
         return (phrase, after)
     }
 
-    /// One or more quantities ("1 hour 30 minutes", "2 hours and 15 minutes"), then an optional "more".
+    /// One or more quantities ("1 hour 30 minutes", "2 hours and 15 minutes"), then an optional
+    /// "more" or "longer".
     func amount(at start: Int) -> (DurationPhrase, Int)? {
         var j = start
         var more = false
@@ -74,7 +75,7 @@ extension ClauseParser {
             total.more = total.more || part.more
             j = after
         }
-        if key(j) == .more {
+        if key(j) == .more || key(j) == .longer {
             total.more = true
             j += 1
         }
@@ -82,7 +83,7 @@ extension ClauseParser {
     }
 
     /// `N [more] UNIT [and a half]`, `N and a half UNIT`, `a|an [extra] UNIT`, `half an hour`,
-    /// `a quarter of an hour`, `a couple of hours`, `1h30`, and the vague `a few minutes`, `a while`.
+    /// `a quarter of an hour`, `a couple of hours`, `1h30`, and the vague `a few minutes`, `a while`, `longer`.
     func quantity(at start: Int, impliedOne: Bool) -> (DurationPhrase, Int)? {
         var j = start
         var more = false
@@ -135,10 +136,11 @@ extension ClauseParser {
             }
             guard case .unit(let unit)? = key(k) else { return nil }
             return result(Double(unit) * 2, k + 1)
-        case .vague?:
+        case .vague?, .longer?:
             guard count == nil else { return nil }
+            more = more || key(j) == .longer
             var k = j + 1
-            if key(k) == .more {
+            if key(k) == .more || key(k) == .longer {
                 more = true
                 k += 1
             }
@@ -239,7 +241,7 @@ extension ClauseParser {
             default: return nil
             }
         }
-        if let (day, next) = dayAt(j) {
+        if daySet(at: j) == nil, let (day, next) = dayAt(j) {
             expression.day = day
             j = next
             if let (part, after) = partAt(j) {
@@ -254,7 +256,7 @@ extension ClauseParser {
         if expression.clock == nil, let (clock, next) = clockTime(at: j, bare: bare || expression.day != nil) {
             expression.clock = clock
             j = next
-            if expression.day == nil, let (day, after) = dayAt(j) {
+            if expression.day == nil, daySet(at: j) == nil, let (day, after) = dayAt(j) {
                 expression.day = day
                 j = after
             }

@@ -23,12 +23,14 @@ enum Key: Hashable, Sendable {
     case article, a
     // Durations and times
     case unit(Int)
-    case half, quarter, couple, vague, next, restOfDay
+    case half, quarter, couple, vague, longer, next, restOfDay
     case noon, midnight, am, pm, oclock
     case today, tonight, tomorrow, morning, afternoon, evening, night
     case weekday(Int)
     case weekend
     case repeatDays(ParentCommand.Schedule.Repeat)
+    /// School nights, weekend nights: only an overnight window repeats on them.
+    case repeatNights(ParentCommand.Schedule.Repeat)
     // Conditions
     case done, finish, clean
     // Function words
@@ -187,7 +189,8 @@ final class Lexicon: Sendable {
         key(.half, ["half"])
         key(.quarter, ["quarter"])
         key(.couple, ["couple"])
-        key(.vague, ["few", "several", "while", "bit", "little", "some time", "sometime", "late", "longer", "ages"])
+        key(.vague, ["few", "several", "while", "bit", "little", "some time", "sometime", "late", "ages"])
+        key(.longer, ["longer"])
         key(.next, ["next", "coming", "following"])
         key(.restOfDay, ["rest of the day", "rest of today", "rest of the evening", "rest of the night", "all day",
                          "the day", "remainder of the day"])
@@ -202,20 +205,24 @@ final class Lexicon: Sendable {
         key(.morning, ["morning"])
         key(.afternoon, ["afternoon"])
         key(.evening, ["evening"])
-        key(.night, ["night"])
+        key(.night, ["night", "nights"])
         for (index, day) in ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"].enumerated() {
-            key(.weekday(index + 1), [day])
+            key(.weekday(index + 1), [day, day + "s"])
         }
         key(.weekday(2), ["mon"])
+        key(.weekday(3), ["tue", "tues"])
+        key(.weekday(4), ["wed", "weds"])
+        key(.weekday(5), ["thu", "thur", "thurs"])
         key(.weekday(6), ["fri"])
         key(.weekend, ["weekend"])
-        key(.repeatDays(.weekdays), ["school nights", "school night", "weeknights", "weeknight", "week nights",
-                                     "weekdays", "weekday", "week days", "every weekday", "school days", "school day",
-                                     "mon fri", "monday to friday", "sunday to thursday", "every school night", "every weeknight",
-                                     "every week night", "every school day", "each school night"])
+        key(.repeatNights(.weekdays), ["school nights", "school night", "weeknights", "weeknight", "week nights",
+                                       "every school night", "every weeknight", "every week night", "each school night"])
+        key(.repeatDays(.weekdays), ["weekdays", "weekday", "week days", "every weekday", "school days", "school day",
+                                     "mon fri", "every school day"])
         key(.repeatDays(.daily), ["daily", "every night", "every day", "each night", "nightly", "every evening",
                                   "each day", "everyday", "all week", "every single night"])
-        key(.repeatDays(.weekends), ["weekends", "every weekend", "weekend nights", "each weekend"])
+        key(.repeatDays(.weekends), ["weekends", "every weekend", "each weekend"])
+        key(.repeatNights(.weekends), ["weekend nights"])
 
         key(.done, ["done", "finished", "complete", "completed", "ready", "over with"])
         key(.finish, ["finish", "finishes", "finishing", "completes"])

@@ -11,7 +11,10 @@ import Foundation
 /// - "No X"/"block X": `block_app` when X names apps, otherwise `shutdown` (with `categories` if any).
 /// - Negation: "don't block X" allows X; "don't let/allow X" blocks X; "don't unblock X" and
 ///   negated extensions, warnings and schedules are questions.
-/// - "school nights"/"weeknights" repeat `weekdays` (for an overnight bedtime: Sun-Thu nights).
+/// - "school nights"/"weeknights" repeat `weekdays`, only for an overnight window (Sun-Thu nights);
+///   named days are the days a window starts on ("Friday and Saturday nights" → `weekends`).
+/// - "No screens after 8 tonight": the whole device off from an evening time is a bedtime.
+/// - "Allow him 15 more minutes", "let him play 15 minutes longer": more time extends.
 /// - "15 more minutes then bedtime": `extend` 900 s with a one-off bedtime `schedule` starting when
 ///   the extension ends.
 public struct BuiltInInterpreter: Interpreter {
