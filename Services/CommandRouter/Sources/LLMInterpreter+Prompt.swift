@@ -51,7 +51,7 @@ extension LLMInterpreter {
         - apps: lowercase app names, e.g. ["youtube", "tiktok"].
         - categories: any of "games", "social", "video", "education", "other" ("social media" is "social", "gaming" is "games").
         - message: the warning text, at most 200 characters, spoken to the child.
-        - schedule: {"start": "HH:MM", "end": "HH:MM", "type": "bedtime"|"educational"|"social_only", "repeat": "none"|"daily"|"weekdays"|"weekends"}. School nights are "weekdays". A bedtime without an end ends at 07:00.
+        - schedule: {"start": "HH:MM", "end": "HH:MM", "type": "bedtime"|"educational"|"social_only", "repeat": "none"|"daily"|"weekdays"|"weekends"}. For an overnight window (end before start), "weekdays" means school nights (Sunday to Thursday nights) and "weekends" Friday and Saturday nights; school nights cannot describe a daytime window. A bedtime without an end ends at 07:00.
         - child: the child's name or "him"/"her" if the message names one.
         - question: for "clarify", what to ask the parent.
         Never guess: if unsure, answer {"action": "clarify", "question": "..."}.
