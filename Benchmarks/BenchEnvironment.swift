@@ -180,3 +180,27 @@ struct Percentiles {
     init(_ values: [Double]) { sorted = values.sorted() }
     func at(_ p: Double) -> Double { sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
 }
+
+/// How steady a ratio was over a benchmark's rounds, so a reader can tell a slow machine (every
+/// round and the baseline low together) from a slow change (the ratio itself low).
+struct RoundRatios {
+    let values: [Double]
+
+    init(_ measured: [Double], over baselines: [Double]) {
+        values = zip(measured, baselines).map { $0 / $1 }
+    }
+
+    var median: Double { values.sorted()[values.count / 2] }
+    var spread: Double { (values.max() ?? 0) - (values.min() ?? 0) }
+
+    /// `ratio per round 0.52, 0.55, 0.54 (spread 0.03)`.
+    var summary: String {
+        "ratio per round " + values.map { String(format: "%.2f", $0) }.joined(separator: ", ") + String(format: " (spread %.2f)", spread)
+    }
+
+    /// One line: the goal, the median, every round, and whether it was met.
+    func verdict(_ goal: String, atLeast threshold: Double) -> String {
+        String(format: "verdict: %@ >= %.2f of raw relay: median %.2f, lowest round %.2f  %@", goal, threshold, median, values.min() ?? 0,
+               median >= threshold ? (values.allSatisfy { $0 >= threshold } ? "met in every round" : "met (median)") : "NOT MET")
+    }
+}

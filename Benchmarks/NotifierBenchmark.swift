@@ -52,5 +52,8 @@ struct NotifierBenchmark {
         print(String(format: "raw broker relay        %10.0f msg/s   (baseline; median of %d rounds: %@)", raw, rounds, list(raws)))
         print(String(format: "notifier                %10.0f notifications/s  ratio %.2f of raw relay   goal >= 20000/s  %@   (median of %@)",
                      notified, notified / raw, notified >= 20_000 ? "met" : "NOT MET", list(rates)))
+        let perRound = RoundRatios(rates, over: raws)
+        print("notifier                \(perRound.summary)")
+        print(perRound.verdict("notifier", atLeast: 0.35))
     }
 }
