@@ -1,0 +1,68 @@
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// The signed-in sessions, by their random id. As a `Service` it signs out sessions left idle
+/// longer than `idleExpiry`, and everyone on graceful shutdown.
+final class SessionStore: Service, Sendable {
+    let idleExpiry: Duration
+    let logger: Logger
+    private let sessions = Mutex<[String: ParentSession]>([:])
+
+    init(idleExpiry: Duration, logger: Logger) {
+        self.idleExpiry = idleExpiry
+        self.logger = logger
+    }
+
+    func insert(_ session: ParentSession) {
+        sessions.withLock { $0[session.id] = session }
+        logger.info("parent signed in", metadata: ["console.parent": "\(session.parent)"])
+    }
+
+    /// The session with this id, if it is still open; it counts as activity.
+    func session(_ id: String?) -> ParentSession? {
+        guard let id, SessionToken.isWellFormed(id) else { return nil }
+        guard let session = sessions.withLock({ $0[id] }), !session.idle(for: idleExpiry) else { return nil }
+        session.touch()
+        return session
+    }
+
+    func signOut(_ session: ParentSession) async {
+        guard sessions.withLock({ $0.removeValue(forKey: session.id) }) != nil else { return }
+        await session.close()
+        logger.info("parent signed out", metadata: ["console.parent": "\(session.parent)"])
+    }
+
+    var count: Int { sessions.withLock { $0.count } }
+
+    func run() async throws {
+        let interval = min(idleExpiry / 4, .seconds(30))
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try await Task.sleep(for: interval)
+                await self.expireIdle()
+            }
+        }
+        await closeAll()
+    }
+
+    func expireIdle() async {
+        let expired = sessions.withLock { all in
+            let idle = all.values.filter { $0.idle(for: idleExpiry) }
+            for session in idle { all.removeValue(forKey: session.id) }
+            return idle
+        }
+        for session in expired {
+            await session.close()
+            logger.info("session expired", metadata: ["console.parent": "\(session.parent)"])
+        }
+    }
+
+    func closeAll() async {
+        let all = sessions.withLock { all in
+            defer { all = [:] }
+            return Array(all.values)
+        }
+        for session in all { await session.close() }
+    }
+}
