@@ -193,7 +193,7 @@ let package = Package(
                 "GuardianTestSupport", "BrokerAccess",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ], path: "Tests/ConsoleTests", exclude: ["console_browser_check.py"], swiftSettings: strict),
+            ], path: "Tests/ConsoleTests", exclude: ["console_browser_check.py", "requirements.txt"], swiftSettings: strict),
         .testTarget(
             name: "IngestTests", dependencies: ["GuardianIngest", "GuardianTestSupport"],
             path: "Tests/IngestTests", swiftSettings: strict),

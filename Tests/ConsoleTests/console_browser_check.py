@@ -10,6 +10,7 @@ ceiling and polls for the event itself.
 import base64
 import json
 import os
+import select
 import subprocess
 import sys
 import time
@@ -18,6 +19,7 @@ from urllib.parse import urlparse
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -49,7 +51,9 @@ def publish(user, password, topic, payload, retain=False):
     args = ["mosquitto_pub", "-h", "127.0.0.1", "-p", PORT, "-u", user, "-P", password, "-q", "1", "-t", topic, "-m", json.dumps(payload)]
     if retain:
         args.append("-r")
+    started = time.time()
     subprocess.run(args, check=True, timeout=30)
+    return started
 
 
 class Arrivals:
@@ -60,28 +64,44 @@ class Arrivals:
         self.process = subprocess.Popen(
             ["mosquitto_sub", "-h", "127.0.0.1", "-p", PORT, "-u", "admin", "-P", os.environ["ADMIN_PASSWORD"], "-q", "1",
              "-t", topic, "-t", self.probe, "-F", "%U %t"],
-            stdout=subprocess.PIPE, text=True)
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         # Ready once our own probe comes back through it (no fixed sleep).
         deadline = time.time() + CEILING
         while time.time() < deadline:
             publish("admin", os.environ["ADMIN_PASSWORD"], self.probe, {"probe": True})
-            line = self.process.stdout.readline()
-            if self.probe in line:
+            line = self.line(deadline=time.time() + 1)
+            if line and self.probe in line:
                 return
+        self.stop()
         fail("mosquitto_sub did not start")
 
+    def line(self, deadline):
+        while time.time() < deadline:
+            ready, _, _ = select.select([self.process.stdout], [], [], max(0.0, deadline - time.time()))
+            if ready:
+                return self.process.stdout.readline()
+        return None
+
     def next_time(self):
-        line = self.process.stdout.readline()
+        deadline = time.time() + CEILING
+        line = self.line(deadline)
         while line and self.probe in line:
-            line = self.process.stdout.readline()
-        self.process.terminate()
+            line = self.line(deadline)
+        self.stop()
+        if not line:
+            fail("the message never reached the broker")
         return float(line.split(" ")[0])
+
+    def stop(self):
+        self.process.kill()
+        self.process.wait()
 
 
 def wait(driver, condition, what):
+    """Polls `condition` until it holds (a section swapped meanwhile is looked up again)."""
     try:
-        return WebDriverWait(driver, CEILING, poll_frequency=0.05).until(lambda d: condition(d))
-    except Exception:
+        return WebDriverWait(driver, CEILING, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,)).until(condition)
+    except TimeoutException:
         shot(driver, "failure")
         fail(f"timed out waiting: {what}")
 
@@ -100,8 +120,7 @@ def shot(driver, name, width=360):
 
 
 def text_of(driver, css):
-    elements = driver.find_elements(By.CSS_SELECTOR, css)
-    return elements[0].text if elements else ""
+    return driver.execute_script("const el = document.querySelector(arguments[0]); return el ? el.innerText : ''", css)
 
 
 def watch(driver, css, needle):
@@ -133,7 +152,7 @@ def main():
                      "--disable-sync", "--metrics-recording-only", "--no-default-browser-check"]:
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=os.environ["CHROMEDRIVER"]), options=options)
+    driver = webdriver.Chrome(service=chromedriver(), options=options)
     driver.set_page_load_timeout(CEILING)
     requested = []
 
@@ -155,8 +174,13 @@ def main():
         driver.quit()
     print("MEASUREMENTS " + json.dumps(measurements), flush=True)
     print(f"first paint of the family page: {measurements['family_first_paint_ms']:.0f} ms (goal < 300 ms)")
-    print(f"live update, state event at the broker -> battery on the page: {measurements['live_state_ms']:.0f} ms (goal < 200 ms)")
-    print(f"live update, notification at the broker -> on the page: {measurements['live_notification_ms']:.0f} ms (goal < 200 ms)")
+    # "At the broker": when a second subscriber (mosquitto_sub) received the same message, i.e. when the
+    # broker sent it out; both receive it in parallel, so this can come out a little below zero. The
+    # "from publish" figure starts before mosquitto_pub is even started: an upper bound.
+    print(f"live update, device state -> battery on the page: {measurements['live_state_ms']:.1f} ms after the broker sent it, "
+          f"{measurements['live_state_from_publish_ms']:.1f} ms after mosquitto_pub started, through ingest (goal < 200 ms)")
+    print(f"live update, notification -> on the page: {measurements['live_notification_ms']:.1f} ms after the broker sent it, "
+          f"{measurements['live_notification_from_publish_ms']:.1f} ms after mosquitto_pub started (goal < 200 ms)")
     print(f"child's ack at the broker -> notifier -> parent's page: {measurements['ack_to_notification_ms']:.0f} ms")
     print(f"command typed -> policy shown: {measurements['command_to_policy_ms']:.0f} ms")
     print("ALL CHECKS PASSED", flush=True)
@@ -190,10 +214,11 @@ def run(driver, drain_network):
     # A state event from the child's device, through ingest, shows without a reload.
     watch(driver, "#children", "42%")
     arrivals = Arrivals(f"guardian/events/{child}/state")
-    publish(child, os.environ["CHILD_PASSWORD"], f"guardian/devices/{child}/state", {"ts": now_iso(), "batteryLevel": 0.42, "batteryState": "unplugged"})
+    published = publish(child, os.environ["CHILD_PASSWORD"], f"guardian/devices/{child}/state", {"ts": now_iso(), "batteryLevel": 0.42, "batteryState": "unplugged"})
     at_broker = arrivals.next_time()
     wait(driver, lambda d: seen_at(d, "42%"), "the battery level")
     measurements["live_state_ms"] = seen_at(driver, "42%") - at_broker * 1000
+    measurements["live_state_from_publish_ms"] = seen_at(driver, "42%") - published * 1000
     check("Online" in text_of(driver, "#children"), "the device shows as online after its event")
 
     # A location near the danger zone: the map (no tiles) shows it.
@@ -218,23 +243,19 @@ def run(driver, drain_network):
     publish(child, os.environ["CHILD_PASSWORD"], f"guardian/children/{child}/ack", {"commandId": command_id, "ok": True})
     acked = arrivals.next_time()
     wait(driver, lambda d: "Acknowledged" in text_of(d, "#children"), "the acknowledgement on the card")
-    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#notifications li.note"), "a notification")
-    first_note = driver.find_elements(By.CSS_SELECTOR, "#notifications li.note")
-    wait(driver, lambda d: seen_at(d, "applied") or len(d.find_elements(By.CSS_SELECTOR, "#notifications li.note")) >= 1, "the ack's notification")
-    notes_text = text_of(driver, "#notifications")
-    print(f"notifications now: {notes_text[:300]!r}", flush=True)
-    ack_seen = seen_at(driver, "applied")
-    measurements["ack_to_notification_ms"] = (ack_seen - acked * 1000) if ack_seen else None
+    wait(driver, lambda d: seen_at(d, "applied"), "the notifier's notification of the ack")
+    measurements["ack_to_notification_ms"] = seen_at(driver, "applied") - acked * 1000
 
     # A notification published at the broker appears, newest first, without a reload.
     note_id = f"browser-{time.time_ns()}"
     watch(driver, "#notifications", "Arrived live")
     arrivals = Arrivals(f"guardian/notifications/{parent}")
-    publish("admin", os.environ["ADMIN_PASSWORD"], f"guardian/notifications/{parent}",
-            {"id": note_id, "ts": now_iso(), "kind": "status", "title": "Arrived live", "body": "<b>not bold</b>", "priority": "high", "data": {}})
+    published = publish("admin", os.environ["ADMIN_PASSWORD"], f"guardian/notifications/{parent}",
+                        {"id": note_id, "ts": now_iso(), "kind": "status", "title": "Arrived live", "body": "<b>not bold</b>", "priority": "high", "data": {}})
     delivered = arrivals.next_time()
     wait(driver, lambda d: seen_at(d, "Arrived live"), "the live notification")
     measurements["live_notification_ms"] = seen_at(driver, "Arrived live") - delivered * 1000
+    measurements["live_notification_from_publish_ms"] = seen_at(driver, "Arrived live") - published * 1000
     newest = driver.find_elements(By.CSS_SELECTOR, "#notifications li.note")[0]
     check(newest.get_attribute("data-note") == note_id, "the newest notification is listed first")
     check("<b>not bold</b>" in newest.text, "a notification's markup is shown as text, not run")
@@ -289,16 +310,17 @@ def run(driver, drain_network):
     check("/privacy/erase" in driver.current_url and "Erased" not in driver.title, "the erase waits for the box to be ticked")
 
     # Another family's parent sees nothing of this one.
-    other = webdriver.Chrome(service=Service(executable_path=os.environ["CHROMEDRIVER"]), options=driver_options())
+    other = webdriver.Chrome(service=chromedriver(), options=driver_options())
     try:
         sign_in(other, "parent-bo", os.environ["OTHER_PARENT_PASSWORD"])
         WebDriverWait(other, CEILING, poll_frequency=0.05).until(lambda d: d.find_elements(By.ID, "children"))
         page = other.page_source
         check("Al" in text_of(other, "#children") and "Sam" not in page and "tablet-sam" not in page and "42%" not in page,
               "parent-bo sees Al and nothing of Sam's family")
+        shot(other, "08-other-family")
         other.get(f"{URL}/day?child={child}&date={DATE}")
         check("There is no child tablet-sam" in other.page_source, "parent-bo cannot open Sam's day")
-        shot(other, "08-other-family")
+        shot(other, "08-other-family-refused")
     finally:
         other.quit()
 
@@ -317,6 +339,11 @@ def run(driver, drain_network):
     driver.get(URL + "/")
     check("/signin" in driver.current_url, "after signing out, the family page asks to sign in again")
     shot(driver, "10-signed-out")
+
+
+def chromedriver():
+    """The driver (and the browser it starts) write nowhere near our stdout, which the test reads to its end."""
+    return Service(executable_path=os.environ["CHROMEDRIVER"], log_output=subprocess.DEVNULL)
 
 
 def driver_options():

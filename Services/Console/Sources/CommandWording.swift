@@ -4,8 +4,14 @@ import GuardianShared
 enum CommandWording {
     static func describe(_ command: JSONObject) -> String {
         let action = command["action"]?.string ?? "command"
-        var parts = [action.replacingOccurrences(of: "_", with: " ")]
-        if let targets = list(command["apps"]) ?? list(command["categories"]) { parts.append(targets) }
+        let targets = list(command["apps"]) ?? list(command["categories"])
+        var parts: [String]
+        switch action {
+        case "shutdown": parts = ["Block", targets ?? "everything"]
+        case "block_app": parts = ["Block", targets ?? "the apps"]
+        case "allow": parts = ["Allow", targets ?? "everything again"]
+        default: parts = [action.replacingOccurrences(of: "_", with: " ").capitalizedFirst] + (targets.map { [$0] } ?? [])
+        }
         if let seconds = command["durationSeconds"]?.number { parts.append("for \(HTML.span(seconds: Int64(seconds)))") }
         if let condition = command["condition"]?.string { parts.append("until \(condition) is done") }
         if let message = command["message"]?.string { parts.append("“\(message)”") }

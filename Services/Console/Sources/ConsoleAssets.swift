@@ -34,7 +34,10 @@ enum ConsoleAssets {
         input[type=text], input[type=password], input[type=date], select { font: inherit; padding: .45rem .5rem; border: 1px solid #8a93a3; border-radius: .4rem; width: 100%; max-width: 30rem; background: var(--paper); color: var(--ink); }
         button { font: inherit; padding: .45rem .9rem; border-radius: .4rem; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; margin-top: .4rem; }
         .signout button { margin: 0; background: var(--paper); color: var(--accent); }
-        button.danger { background: var(--bad); border-color: var(--bad); }
+        button.danger { background: var(--bad); border-color: var(--bad); color: #fff; }
+        .check { display: flex; gap: .5rem; align-items: flex-start; }
+        .check label { margin: 0; }
+        .check input { margin-top: .3rem; width: 1.2rem; height: 1.2rem; }
         a { color: var(--accent); }
         :focus-visible { outline: 3px solid #f0a500; outline-offset: 2px; }
         .skip { position: absolute; left: -999px; }
@@ -48,11 +51,13 @@ enum ConsoleAssets {
         .answer { margin-left: .5rem; }
         .map-frame, .timeline { overflow-x: auto; }
         svg { max-width: 100%; height: auto; }
-        .map { width: 100%; border: 1px solid var(--line); border-radius: .4rem; }
+        .timeline svg { max-width: none; }
+        .map { width: 100%; max-width: 40rem; border: 1px solid var(--line); border-radius: .4rem; }
         .map-ground { fill: #eef2ee; }
         .zone circle { fill: rgba(179, 38, 30, .15); stroke: var(--bad); stroke-dasharray: 4 3; }
-        .zone text, .child text, .scale text { font: 13px sans-serif; fill: var(--ink); }
-        .child circle { fill: var(--accent); stroke: #fff; stroke-width: 2; }
+        .zone text, .child text, .scale text { font: 20px sans-serif; fill: var(--ink); paint-order: stroke; stroke: #eef2ee; stroke-width: 5px; }
+        .child text { font-weight: 700; }
+        .child circle { fill: var(--accent); stroke: #fff; stroke-width: 3; }
         .scale line { stroke: var(--ink); stroke-width: 2; }
         table { border-collapse: collapse; width: 100%; font-size: .95rem; }
         caption { text-align: left; color: var(--muted); padding: .3rem 0; }

@@ -44,12 +44,13 @@ struct DayPage {
         guard let published = view.days[child.deviceId]?[date], let day = published.dayTimeline else {
             return "<p class=\"empty\">No timeline for \(HTML.escape(child.name)) on \(HTML.escape(date)) yet.</p>"
         }
-        var html = "<div class=\"timeline\">\(TimelineSVG().render(day))</div>"
+        var html = "<div class=\"timeline\" tabindex=\"0\" role=\"region\" aria-label=\"The day drawn as a chart (scrolls sideways)\">\(TimelineSVG().render(day))</div>"
         html += "<table class=\"slots\"><caption>Slots (times in \(HTML.escape(day.timezone)))</caption><thead><tr><th scope=\"col\">When</th><th scope=\"col\">What</th><th scope=\"col\">Correct it</th></tr></thead><tbody>"
         let zone = TimeZone(identifier: day.timezone) ?? .gmt
         for (index, slot) in published.slots.enumerated() {
             let fieldId = "slot-\(index)"
-            let options = TimelineCategory.learnable.map {
+            let unlabelled = TimelineCategory.learnable.contains(slot.category) ? "" : "<option value=\"\" selected>choose…</option>"
+            let options = unlabelled + TimelineCategory.learnable.map {
                 "<option value=\"\($0.rawValue)\"\($0 == slot.category ? " selected" : "")>\($0.rawValue)</option>"
             }.joined()
             html += """

@@ -36,7 +36,7 @@ struct FamilyMap {
             minX = min(minX, p.x - place.radius); maxX = max(maxX, p.x + place.radius)
             minY = min(minY, p.y - place.radius); maxY = max(maxY, p.y + place.radius)
         }
-        let margin = 48.0
+        let margin = 56.0
         let spanX = max(maxX - minX, 400), spanY = max(maxY - minY, 400)
         let scale = min((width - 2 * margin) / spanX, (height - 2 * margin) / spanY)
         let centreX = (minX + maxX) / 2, centreY = (minY + maxY) / 2
@@ -49,17 +49,18 @@ struct FamilyMap {
         svg += "<rect width=\"100%\" height=\"100%\" class=\"map-ground\"/>"
         for zone in shownZones {
             let c = point(zone.lat, zone.lon)
-            svg += "<g class=\"zone\"><circle cx=\"\(f(c.x))\" cy=\"\(f(c.y))\" r=\"\(f(max(zone.radius * scale, 4)))\"/>"
-            svg += "<text x=\"\(f(c.x))\" y=\"\(f(c.y + 4))\" text-anchor=\"middle\">⚠ \(HTML.escape(zone.name))</text></g>"
+            let r = max(zone.radius * scale, 4)
+            svg += "<g class=\"zone\"><circle cx=\"\(f(c.x))\" cy=\"\(f(c.y))\" r=\"\(f(r))\"/>"
+            svg += "<text x=\"\(f(c.x))\" y=\"\(f(max(c.y - r - 8, 26)))\" text-anchor=\"middle\">⚠ \(HTML.escape(zone.name))</text></g>"
         }
         for (child, location) in located {
             let c = point(location.lat, location.lon)
-            svg += "<g class=\"child\"><circle cx=\"\(f(c.x))\" cy=\"\(f(c.y))\" r=\"7\"/>"
-            svg += "<text x=\"\(f(c.x + 10))\" y=\"\(f(c.y - 10))\">\(HTML.escape(child.name))</text></g>"
+            svg += "<g class=\"child\"><circle cx=\"\(f(c.x))\" cy=\"\(f(c.y))\" r=\"11\"/>"
+            svg += "<text x=\"\(f(c.x))\" y=\"\(f(c.y + 34))\" text-anchor=\"middle\">\(HTML.escape(child.name))</text></g>"
         }
         let bar = scaleBar(scale)
         svg += "<g class=\"scale\"><line x1=\"16\" y1=\"\(f(height - 16))\" x2=\"\(f(16 + bar.pixels))\" y2=\"\(f(height - 16))\"/>"
-        svg += "<text x=\"16\" y=\"\(f(height - 22))\">\(bar.label)</text></g></svg>"
+        svg += "<text x=\"16\" y=\"\(f(height - 26))\">\(bar.label)</text></g></svg>"
         var list = "<ul class=\"map-list\">"
         for (child, location) in located {
             let inside = zones.filter { distance(location.lat, location.lon, $0.lat, $0.lon) <= $0.radius }.map(\.name)

@@ -30,7 +30,7 @@ enum PrivacyPage {
             locations, days and corrections, app use and rules, notifications and preferences. The device also leaves
             the family: an administrator must add it again.</p>
             <form method="post" action="/privacy/erase">\(field(csrf))<input type="hidden" name="child" value="\(id)">
-            <p><input type="checkbox" id="confirm" name="confirm" value="\(id)" required>
+            <p class="check"><input type="checkbox" id="confirm" name="confirm" value="\(id)" required>
             <label for="confirm">Yes, erase everything Guardian holds about \(name)</label></p>
             <button type="submit" class="danger">Erase \(name)’s data</button> <a href="/privacy">Cancel</a></form>
             """

@@ -2,7 +2,8 @@ import HTTPTypes
 import Hummingbird
 
 /// Headers on every response: a Content-Security-Policy that allows only the console's own
-/// origin (no outside host, no inline script), no framing, no sniffing, no referrer.
+/// origin (no outside host, no inline script), no framing, no sniffing, no referrer to other sites
+/// (`same-origin`: with `no-referrer` browsers send `Origin: null`, which the origin check refuses).
 struct SecurityHeaders: RouterMiddleware {
     typealias Context = BasicRequestContext
 
@@ -21,7 +22,7 @@ struct SecurityHeaders: RouterMiddleware {
         response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.xFrameOptions] = "DENY"
-        response.headers[.referrerPolicy] = "no-referrer"
+        response.headers[.referrerPolicy] = "same-origin"
         response.headers[.crossOriginOpenerPolicy] = "same-origin"
         return response
     }
