@@ -45,6 +45,21 @@ struct ConsolePiecesTests {
         #expect(!SessionToken.isWellFormed("../../etc/passwd") && !SessionToken.isWellFormed(tokens[0] + "x"))
     }
 
+    @Test("sign-ins are throttled per id after five refusals, until the oldest ages out; a success clears them")
+    func throttle() {
+        let throttle = SignInThrottle(limit: 5, window: .seconds(600))
+        let start = ContinuousClock.now
+        for i in 0..<4 { throttle.refused("parent-alex", now: start + .seconds(i)) }
+        #expect(throttle.wait(for: "parent-alex", now: start + .seconds(5)) == nil)
+        throttle.refused("parent-alex", now: start + .seconds(5))
+        #expect(throttle.wait(for: "parent-alex", now: start + .seconds(6)) == .seconds(594))
+        #expect(throttle.wait(for: "parent-bo", now: start + .seconds(6)) == nil)
+        #expect(throttle.wait(for: "parent-alex", now: start + .seconds(601)) == nil)
+        throttle.refused("parent-bo", now: start)
+        throttle.accepted("parent-bo")
+        #expect(throttle.wait(for: "parent-bo", now: start) == nil)
+    }
+
     @Test("online means an event within the window and no offline event after it")
     func online() {
         let now = Timestamp(rfc3339: "2026-11-22T12:00:00Z")!

@@ -23,6 +23,10 @@ struct ConsoleSessionTests {
         #expect(visitor.cookies["guardian_session"] == nil && h.console.signedIn == 0)
         let unknown = try await visitor.signIn("nobody-here", "x")
         #expect(unknown.head.status == .unauthorized)
+        for _ in 1..<5 { _ = try await visitor.signIn("nobody-here", "x") }
+        let throttled = try await visitor.signIn("nobody-here", "x")
+        #expect(throttled.head.status == .tooManyRequests && throttled.text.contains("Too many wrong passwords"))
+        #expect(try await visitor.signIn("nobody-here", "<script>").text.contains("Too many wrong passwords"))
 
         let accepted = try await visitor.signIn("parent-alex", h.broker.password(for: "parent-alex")!)
         #expect(accepted.head.status == .seeOther)
@@ -74,6 +78,26 @@ struct ConsoleSessionTests {
         #expect(await eventually { ((try? await visitor.get("/"))?.text ?? "").contains("&lt;script&gt;alert(1)&lt;/script&gt;") })
         let page = (try await visitor.get("/").text)
         #expect(!page.contains("<script>alert"))
+        await visitor.close()
+        await h.shutdown()
+    }
+
+    @Test("the router's question is answered in place: with two children, the answer names one and the command is accepted")
+    func clarifyInPlace() async throws {
+        let h = try await ConsoleHarness()
+        try await h.setFamily("fam-sam", parents: ["parent-alex"], children: [.init(deviceId: "tablet-sam", name: "Sam"), .init(deviceId: "tablet-kim", name: "Kim")])
+        try await h.start(["command-router"])
+        let visitor = ConsoleVisitor(port: h.port)
+        _ = try await visitor.signIn("parent-alex", h.broker.password(for: "parent-alex")!)
+        #expect(await eventually { ((try? await visitor.get("/"))?.text ?? "").contains("Kim") })
+        #expect(try await visitor.post("/command", "csrf=\(visitor.csrf)&text=Block+all+games+for+2+hours").head.status == .seeOther)
+        #expect(await eventually { ((try? await visitor.get("/"))?.text ?? "").contains("data-status=\"clarify\"") })
+        let page = try await visitor.get("/").text
+        #expect(page.contains("Which child: Sam or Kim?") && page.contains("class=\"answer\""))
+        let answer = try await visitor.post("/command", "csrf=\(visitor.csrf)&text=Block+all+games+for+2+hours&child=tablet-kim", headers: [.contentType: "application/x-www-form-urlencoded", .consoleFetch: "1"])
+        #expect(answer.head.status == .noContent)
+        #expect(await eventually { ((try? await visitor.get("/"))?.text ?? "").contains("data-status=\"accepted\"") })
+        #expect(await eventually { ((try? await visitor.get("/"))?.text ?? "").contains("Games blocked") })
         await visitor.close()
         await h.shutdown()
     }

@@ -9,6 +9,7 @@ import ServiceLifecycle
 public final class Console: Sendable {
     public let settings: ConsoleSettings
     let sessions: SessionStore
+    let throttle = SignInThrottle()
     let logger: Logger
     private let bound = AsyncStream<Int>.makeStream(bufferingPolicy: .bufferingNewest(1))
 

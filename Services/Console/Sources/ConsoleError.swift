@@ -12,6 +12,8 @@ enum ConsoleError: Error, Equatable, CustomStringConvertible {
     /// A child id that is not among the parent's children.
     case notYourChild(String)
     case busFailure(String)
+    /// Too many refused sign-ins for this id lately.
+    case tooManyAttempts(minutes: Int)
 
     var status: Int {
         switch self {
@@ -21,6 +23,7 @@ enum ConsoleError: Error, Equatable, CustomStringConvertible {
         case .bodyTooLarge: 413
         case .forgedRequest: 403
         case .notYourChild: 404
+        case .tooManyAttempts: 429
         }
     }
 
@@ -34,6 +37,7 @@ enum ConsoleError: Error, Equatable, CustomStringConvertible {
         case .notSignedIn: "Please sign in."
         case .notYourChild(let id): "There is no child \(id) in your family."
         case .busFailure(let why): "Guardian did not take the request: \(why)."
+        case .tooManyAttempts(let minutes): "Too many wrong passwords for this id. Try again in \(minutes) minute\(minutes == 1 ? "" : "s")."
         }
     }
 }
