@@ -147,6 +147,21 @@ struct ConsoleSessionTests {
         await h.shutdown()
     }
 
+    @Test("a parent whose account is removed loses the session: the broker refuses the reconnect, the console closes it")
+    func revokedParent() async throws {
+        let h = try await ConsoleHarness(connectionGrace: .seconds(1))
+        try await h.start([])
+        let visitor = ConsoleVisitor(port: h.port)
+        _ = try await visitor.signIn("parent-bo", h.otherParent.password)
+        let session = try #require(h.console.sessions.session(visitor.cookies["guardian_session"]))
+        #expect(try await h.enrolment.remove("parent-bo"))
+        #expect(await eventually { h.console.signedIn == 0 })
+        #expect(try await visitor.get("/").head.status == .seeOther)
+        #expect(!session.client.isConnected)
+        await visitor.close()
+        await h.shutdown()
+    }
+
     @Test("signing out closes the parent's broker connection; an idle session expires")
     func signOutAndExpiry() async throws {
         let h = try await ConsoleHarness(idleExpiry: .seconds(1))

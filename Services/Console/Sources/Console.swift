@@ -16,7 +16,7 @@ public final class Console: Sendable {
     public init(settings: ConsoleSettings, logger: Logger) {
         self.settings = settings
         self.logger = logger
-        sessions = SessionStore(idleExpiry: settings.idleExpiry, logger: logger)
+        sessions = SessionStore(idleExpiry: settings.idleExpiry, connectionGrace: settings.connectionGrace, logger: logger)
     }
 
     /// The web server, which runs until graceful shutdown.

@@ -27,6 +27,9 @@ public struct ConsoleSettings: Sendable {
     /// The console is reached only through a proxy that terminates TLS and says so in
     /// `X-Forwarded-Proto` (compose's nginx): cookies are then `Secure` (`GUARDIAN_CONSOLE_BEHIND_TLS_PROXY`).
     public var behindTLSProxy: Bool
+    /// A session whose broker connection stays down this long is closed (the parent's account was
+    /// removed or its password changed: the broker refuses it).
+    public var connectionGrace: Duration = .seconds(60)
     /// How long a privacy export or erase waits for every service's answer.
     public var privacyTimeout: Duration
     public var logLevel: Logger.Level

@@ -17,6 +17,7 @@ final class ParentSession: Sendable {
     let logger: Logger
     let view = Mutex(FamilyView())
     private let lastUsed: Mutex<ContinuousClock.Instant>
+    private let disconnectedSince = Mutex<ContinuousClock.Instant?>(nil)
     private let listeners = Mutex<[UUID: AsyncStream<LiveSection>.Continuation]>([:])
 
     var topics: Topics { settings.topics }
@@ -66,6 +67,21 @@ final class ParentSession: Sendable {
 
     func idle(for limit: Duration, now: ContinuousClock.Instant = .now) -> Bool {
         lastUsed.withLock { now - $0 > limit }
+    }
+
+    /// Whether the broker connection has been down for longer than `grace` (the broker kicks a
+    /// client whose roles change, and the client reconnects at once; one refused for good stays down).
+    func connectionLost(for grace: Duration, now: ContinuousClock.Instant = .now) -> Bool {
+        let connected = client.isConnected
+        return disconnectedSince.withLock { since in
+            if connected {
+                since = nil
+                return false
+            }
+            let start = since ?? now
+            since = start
+            return now - start > grace
+        }
     }
 
     /// The changes to pass to one open page, until it goes away or the session ends.

@@ -3,14 +3,17 @@ import ServiceLifecycle
 import Synchronization
 
 /// The signed-in sessions, by their random id. As a `Service` it signs out sessions left idle
-/// longer than `idleExpiry`, and everyone on graceful shutdown.
+/// longer than `idleExpiry` or whose broker connection stayed down longer than `connectionGrace`,
+/// and everyone on graceful shutdown.
 final class SessionStore: Service, Sendable {
     let idleExpiry: Duration
+    let connectionGrace: Duration
     let logger: Logger
     private let sessions = Mutex<[String: ParentSession]>([:])
 
-    init(idleExpiry: Duration, logger: Logger) {
+    init(idleExpiry: Duration, connectionGrace: Duration = .seconds(60), logger: Logger) {
         self.idleExpiry = idleExpiry
+        self.connectionGrace = connectionGrace
         self.logger = logger
     }
 
@@ -36,7 +39,7 @@ final class SessionStore: Service, Sendable {
     var count: Int { sessions.withLock { $0.count } }
 
     func run() async throws {
-        let interval = min(idleExpiry / 4, .seconds(30))
+        let interval = min(idleExpiry / 4, connectionGrace / 4, .seconds(30))
         try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 try await Task.sleep(for: interval)
@@ -48,13 +51,13 @@ final class SessionStore: Service, Sendable {
 
     func expireIdle() async {
         let expired = sessions.withLock { all in
-            let idle = all.values.filter { $0.idle(for: idleExpiry) }
+            let idle = all.values.filter { $0.idle(for: idleExpiry) || $0.connectionLost(for: connectionGrace) }
             for session in idle { all.removeValue(forKey: session.id) }
             return idle
         }
         for session in expired {
             await session.close()
-            logger.info("session expired", metadata: ["console.parent": "\(session.parent)"])
+            logger.info("session closed: idle, or its broker connection lost", metadata: ["console.parent": "\(session.parent)"])
         }
     }
 
