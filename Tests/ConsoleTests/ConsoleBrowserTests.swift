@@ -48,7 +48,7 @@ struct ConsoleBrowserTests {
         process.standardError = FileHandle.standardError
         try process.run()
         let collected = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }
-        let deadline = ContinuousClock.now + .seconds(300)
+        let deadline = ContinuousClock.now + .seconds(600)
         while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         let text = String(decoding: await collected.value, as: UTF8.self)

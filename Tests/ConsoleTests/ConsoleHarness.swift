@@ -28,6 +28,7 @@ final class ConsoleHarness: @unchecked Sendable {
     var tasks: [String: Task<Void, any Error>] = [:]
     let console: Console
     private var consoleTask: Task<Void, any Error>?
+    private var consoleGroup: ServiceGroup?
     private(set) var port = 0
 
     init(idleExpiry: Duration = .seconds(1800), connectionGrace: Duration = .seconds(60)) async throws {
@@ -68,12 +69,15 @@ final class ConsoleHarness: @unchecked Sendable {
             tasks[name] = try await startInProcess(service, name: name, observer: admin, timeout: .seconds(120))
         }
         let group = ServiceGroup(configuration: .init(services: console.services().map { .init(service: $0) }, logger: .quiet))
+        consoleGroup = group
         consoleTask = Task { try await group.run() }
         port = await console.port() ?? 0
     }
 
+    /// Stops the console as SIGTERM would (a graceful shutdown: sessions, then the web server; a
+    /// cancelled server could drop open connections unfinished), then the services and the broker.
     func shutdown() async {
-        consoleTask?.cancel()
+        await consoleGroup?.triggerGracefulShutdown()
         _ = try? await consoleTask?.value
         for task in tasks.values { await stopInProcess(task) }
         await admin.shutdown()

@@ -88,7 +88,8 @@ enum ConsoleAssets {
             });
           }
           function say(form, text) {
-            var status = form.parentNode.querySelector(".form-status");
+            var section = form.closest("[data-live-section]");
+            var status = form.parentNode.querySelector(".form-status") || (section && section.querySelector(".form-status"));
             if (status) status.textContent = text;
           }
           function enhance(root) {
