@@ -31,13 +31,16 @@ final class ConsoleHarness: @unchecked Sendable {
     private var consoleGroup: ServiceGroup?
     private(set) var port = 0
 
-    init(idleExpiry: Duration = .seconds(1800), connectionGrace: Duration = .seconds(60)) async throws {
+    init(
+        idleExpiry: Duration = .seconds(1800), connectionGrace: Duration = .seconds(60), configure: (inout ConsoleSettings) -> Void = { _ in }
+    ) async throws {
         admin = try await broker.connectedClient("admin")
         enrolment = try await Enrolment(client: admin)
         otherParent = try await enrolment.add("parent-bo", role: .parent)
         var settings = try ConsoleSettings(environment: ["GUARDIAN_MQTT_URL": broker.url, "GUARDIAN_CONSOLE_PORT": "0"])
         settings.idleExpiry = idleExpiry
         settings.connectionGrace = connectionGrace
+        configure(&settings)
         settings.privacyTimeout = .seconds(30)
         console = Console(settings: settings, logger: .quiet)
         try await setFamily("fam-sam", parents: ["parent-alex"], children: [.init(deviceId: "tablet-sam", name: "Sam")])

@@ -42,6 +42,33 @@ struct ConsoleSessionTests {
         await h.shutdown()
     }
 
+    @Test("over TLS the cookies are Secure: with an https public URL (whose origin alone may post), or behind a TLS proxy that says so")
+    func secureCookies() async throws {
+        let direct = try await ConsoleHarness { $0.publicURL = URL(string: "https://guardian.home:8443") }
+        try await direct.start([])
+        let visitor = ConsoleVisitor(port: direct.port)
+        let page = try await visitor.get("/signin")
+        #expect(page.headers[values: .setCookie].allSatisfy { $0.contains("Secure") && $0.contains("HttpOnly") && $0.contains("SameSite=Strict") })
+        let token = visitor.cookies["guardian_signin"] ?? ""
+        let body = "token=\(token)&user=parent-alex&password=\(direct.broker.password(for: "parent-alex")!)"
+        let wrongOrigin = try await visitor.post("/signin", body, headers: [.contentType: "application/x-www-form-urlencoded", .origin: "http://127.0.0.1:\(direct.port)"])
+        #expect(wrongOrigin.head.status == .forbidden)
+        let signedIn = try await visitor.post("/signin", body, headers: [.contentType: "application/x-www-form-urlencoded", .origin: "https://guardian.home:8443"])
+        #expect(signedIn.head.status == .seeOther)
+        #expect(signedIn.headers[values: .setCookie].first { $0.hasPrefix("guardian_session=") }?.contains("Secure") == true)
+        await visitor.close()
+        await direct.shutdown()
+
+        let proxied = try await ConsoleHarness { $0.behindTLSProxy = true }
+        try await proxied.start([])
+        let client = ConsoleVisitor(port: proxied.port)
+        #expect(try await client.get("/signin").headers[values: .setCookie].allSatisfy { !$0.contains("Secure") })
+        let viaProxy = try await client.client.execute(.init("/signin", method: .get, authority: client.host, headers: [.xForwardedProto: "https"]))
+        #expect(viaProxy.headers[values: .setCookie].allSatisfy { $0.contains("Secure") })
+        await client.close()
+        await proxied.shutdown()
+    }
+
     @Test("every POST needs the session's token and the same origin; garbage and oversized forms get a clear error")
     func forms() async throws {
         let h = try await ConsoleHarness()
