@@ -34,6 +34,17 @@ struct ConsoleSessionTests {
         #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && !cookie.contains("Secure"))
         #expect(SessionToken.isWellFormed(visitor.cookies["guardian_session"] ?? ""))
         #expect(h.console.signedIn == 1)
+        let first = try #require(h.console.sessions.session(visitor.cookies["guardian_session"]))
+        var others: [ConsoleVisitor] = []
+        for _ in 0..<SessionStore.maxPerParent {
+            let other = ConsoleVisitor(port: h.port)
+            #expect(try await other.signIn("parent-alex", h.broker.password(for: "parent-alex")!).head.status == .seeOther)
+            others.append(other)
+        }
+        #expect(h.console.signedIn == SessionStore.maxPerParent, "one more sign-in signs out the parent's least recently used session")
+        #expect(!first.client.isConnected && h.console.sessions.session(visitor.cookies["guardian_session"]) == nil)
+        for other in others { await other.close() }
+        _ = try await visitor.signIn("parent-alex", h.broker.password(for: "parent-alex")!)
         let home = try await visitor.get("/")
         #expect(home.head.status == .ok)
         #expect(home.headers[.contentSecurityPolicy]?.contains("default-src 'none'") == true)

@@ -30,7 +30,7 @@ extension Console {
             return signInForm(request, problem: error.description, notice: nil, status: HTTPResponse.Status(code: error.status))
         }
         throttle.accepted(user)
-        sessions.insert(session)
+        await sessions.insert(session)
         var response = Self.redirect("/")
         response.setCookie(cookie(Self.sessionCookie, session.id, request: request, maxAge: nil))
         response.setCookie(cookie(Self.signInCookie, "", request: request, maxAge: 0, path: "/signin"))

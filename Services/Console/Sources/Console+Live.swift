@@ -10,6 +10,9 @@ import NIOCore
 extension Console {
     func liveStream(_ request: Request) -> Response {
         guard let session = session(of: request) else { return Self.text("Please sign in.", status: .unauthorized) }
+        guard session.listenerCount < Self.maxStreamsPerSession else {
+            return Self.text("Too many open console pages: close some and reload.", status: .tooManyRequests)
+        }
         let wanted = Set((request.uri.queryParameters["sections"] ?? "").split(separator: ",").map(String.init).prefix(8))
         let (_, changes) = session.changes()
         var headers = HTTPFields()
@@ -28,6 +31,9 @@ extension Console {
                 try await writer.finish(nil)
             })
     }
+
+    /// Open pages (streams) one session may have at once.
+    static let maxStreamsPerSession = 16
 
     static func render(_ section: LiveSection, session: ParentSession, onlineWindow: Duration) -> String {
         let view = session.view.withLock { $0 }

@@ -65,6 +65,8 @@ final class ParentSession: Sendable {
 
     func touch() { lastUsed.withLock { $0 = .now } }
 
+    var lastActivity: ContinuousClock.Instant { lastUsed.withLock { $0 } }
+
     func idle(for limit: Duration, now: ContinuousClock.Instant = .now) -> Bool {
         lastUsed.withLock { now - $0 > limit }
     }

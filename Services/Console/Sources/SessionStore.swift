@@ -17,9 +17,19 @@ final class SessionStore: Service, Sendable {
         self.logger = logger
     }
 
-    func insert(_ session: ParentSession) {
-        sessions.withLock { $0[session.id] = session }
+    /// The most sessions one parent keeps open (each holds a broker connection); signing in once
+    /// more signs out their least recently used one.
+    static let maxPerParent = 8
+
+    func insert(_ session: ParentSession) async {
+        let evicted = sessions.withLock { all -> ParentSession? in
+            all[session.id] = session
+            let theirs = all.values.filter { $0.parent == session.parent }
+            guard theirs.count > Self.maxPerParent, let oldest = theirs.min(by: { $0.lastActivity < $1.lastActivity }) else { return nil }
+            return all.removeValue(forKey: oldest.id)
+        }
         logger.info("parent signed in", metadata: ["console.parent": "\(session.parent)"])
+        if let evicted { await evicted.close() }
     }
 
     /// The session with this id, if it is still open; it counts as activity.
