@@ -97,7 +97,7 @@ struct ConsolePiecesTests {
         view.families["f"] = Family(parents: ["p"], children: [Family.Child(deviceId: "d", name: "Sam")])
         view.zones["z"] = DangerZone(name: "Arcade", lat: 48.8566, lon: 2.3522, radius: 200)
         view.devices["d"] = ChildView(location: .init(lat: 48.8567, lon: 2.3523, ts: .now()))
-        let html = FamilyMap(view: view, children: view.children(of: "p"), now: .now()).render()
+        let html = FamilyMap(view: view, children: view.children(of: "p")).render()
         #expect(html.contains("<svg") && html.contains("Arcade") && html.contains("inside danger zone Arcade"))
         #expect(!html.contains("http://") || html.components(separatedBy: "http://").dropFirst().allSatisfy { $0.hasPrefix("www.w3.org/2000/svg") })
         #expect(!html.contains("https://"))

@@ -44,7 +44,8 @@ public final class Console: Sendable {
         try await group.run()
     }
 
-    /// The port the server listens on, once bound (useful with port 0).
+    /// The port the server listens on, once bound (useful with port 0). Ask once: it is read from a
+    /// one-reader stream.
     public func port() async -> Int? {
         for await port in bound.stream { return port }
         return nil

@@ -8,7 +8,6 @@ import GuardianShared
 struct FamilyMap {
     let view: FamilyView
     let children: [Family.Child]
-    let now: Timestamp
     var width = 640.0
     var height = 400.0
 

@@ -39,7 +39,7 @@ struct FamilyPage {
         case .children: childrenSection()
         case .commands: commandsSection()
         case .notifications: notificationsSection()
-        case .map: FamilyMap(view: view, children: children, now: now).render()
+        case .map: FamilyMap(view: view, children: children).render()
         case .day: ""
         }
     }
