@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "timeline", targets: ["timeline"]),
         .executable(name: "command-router", targets: ["command-router"]),
         .executable(name: "guardian-mcp", targets: ["guardian-mcp"]),
+        .executable(name: "console", targets: ["console"]),
         .executable(name: "guardian", targets: ["guardian"]),
         .executable(name: "guardian-bench", targets: ["guardian-bench"]),
         .library(name: "MQTT", targets: ["MQTT"]),
@@ -28,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // System libraries
@@ -110,6 +112,18 @@ let package = Package(
         .executableTarget(
             name: "guardian-mcp", dependencies: ["GuardianMCP"],
             path: "Services/MCP/Main", swiftSettings: strict),
+        // The family console: a parent's web app, connected to the broker as that parent.
+        .target(
+            name: "GuardianConsole", dependencies: [
+                "GuardianShared", "GuardianTimeline", "MQTT",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Services/Console/Sources", swiftSettings: strict),
+        .executableTarget(
+            name: "console", dependencies: ["GuardianConsole"],
+            path: "Services/Console/Main", swiftSettings: strict),
         .target(
             name: "GuardianNotifier", dependencies: ["GuardianShared"],
             path: "Services/Notifier/Sources", swiftSettings: strict),
@@ -177,6 +191,13 @@ let package = Package(
                 "GuardianIngest", "GuardianGeofence", "GuardianPredictor", "GuardianTimeline", "GuardianCommandRouter", "GuardianNotifier",
                 "GuardianTestSupport", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ], path: "Tests/PrivacyTests", swiftSettings: strict),
+        .testTarget(
+            name: "ConsoleTests", dependencies: [
+                "GuardianConsole", "GuardianIngest", "GuardianTimeline", "GuardianCommandRouter", "GuardianNotifier",
+                "GuardianTestSupport", "BrokerAccess",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ], path: "Tests/ConsoleTests", exclude: ["console_browser_check.py", "requirements.txt"], swiftSettings: strict),
         .testTarget(
             name: "IngestTests", dependencies: ["GuardianIngest", "GuardianTestSupport"],
             path: "Tests/IngestTests", swiftSettings: strict),

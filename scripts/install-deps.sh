@@ -16,6 +16,24 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+# Headless Chromium and Selenium, which the family console's browser test drives. Optional: where
+# they cannot be installed, that one test is skipped and says why.
+browser=()
+for p in chromium chromium-driver fonts-dejavu-core; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || browser+=("$p")
+done
+if [ ${#browser[@]} -gt 0 ]; then
+  echo "Installing for the console's browser test: ${browser[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  { $sudo apt-get update -qq && $sudo apt-get install -y -qq --no-install-recommends "${browser[@]}" >/dev/null; } \
+    || echo "could not install ${browser[*]}: the console's browser test will be skipped" >&2
+fi
+if ! python3 -c "import selenium" 2>/dev/null; then
+  echo "Installing Selenium (Tests/ConsoleTests/requirements.txt)"
+  python3 -m pip install -q -r "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/Tests/ConsoleTests/requirements.txt" 2>/dev/null \
+    || python3 -m pip install -q --break-system-packages -r "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/Tests/ConsoleTests/requirements.txt" \
+    || echo "could not install selenium: the console's browser test will be skipped" >&2
+fi
 # The official MCP Python client, which the guardian-mcp test drives the server with.
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if ! python3 -c "import mcp" 2>/dev/null; then

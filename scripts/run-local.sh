@@ -3,7 +3,8 @@
 # logs under .run/logs, state under .run/. Ctrl-C (or `make stop`) stops everything cleanly.
 #
 # Environment: GUARDIAN_BIN (folder of the built executables), GUARDIAN_PORT (plain MQTT on
-# loopback, default 1883), GUARDIAN_TLS_PORT (TLS on every interface, default 8883), GUARDIAN_TLS_DIR.
+# loopback, default 1883), GUARDIAN_TLS_PORT (TLS on every interface, default 8883), GUARDIAN_TLS_DIR,
+# GUARDIAN_CONSOLE_PORT (the family console on loopback, default 8080).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 run="$root/.run"
@@ -33,6 +34,7 @@ free_port() { local p="$1"; while (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null;
 port="$(free_port "${GUARDIAN_PORT:-1883}")"
 tls_port="$(free_port "${GUARDIAN_TLS_PORT:-8883}")"
 [ "$tls_port" = "$port" ] && tls_port="$(free_port $((port + 1)))"
+console_port="$(free_port "${GUARDIAN_CONSOLE_PORT:-8080}")"
 echo "$port" > "$run/port"
 
 # The broker: first start generates every password (.run/secrets/) and the TLS certificate.
@@ -72,7 +74,21 @@ for service in "${services[@]}"; do
   started+=("$service")
 done
 
+# The family console: no credentials of its own; parents sign in with theirs.
+if [ -x "$bin/console" ]; then
+  GUARDIAN_MQTT_URL="mqtt://127.0.0.1:$port" \
+  GUARDIAN_CONSOLE_HOST=127.0.0.1 \
+  GUARDIAN_CONSOLE_PORT="$console_port" \
+    "$bin/console" >>"$run/logs/console.log" 2>&1 &
+  pids+=($!)
+  started+=(console)
+fi
+
 if [ "$first_start" = 1 ]; then
+  # The sample family, so that parent-alex sees tablet-sam in the console (as admin: also the family role).
+  GUARDIAN_MQTT_URL="mqtt://127.0.0.1:$port" GUARDIAN_MQTT_USERNAME=admin GUARDIAN_MQTT_PASSWORD="$(cat "$run/secrets/admin")" \
+    "$bin/guardian" family set fam-sam --parent parent-alex --child tablet-sam=Sam >/dev/null 2>&1 \
+    || echo "(could not set the sample family: run guardian family set as admin)"
   cat <<TXT
 
 First start: every password was generated into $run/secrets/ (one file each, readable by you only).
@@ -91,6 +107,8 @@ Watch events, errors and notifications (another terminal):
 Publish a sample location as phone-alice (over TLS, as a phone would):
   mosquitto_pub -p $tls_port --cafile $tls_dir/ca.crt -h localhost -u phone-alice -P "\$(scripts/credential.sh phone-alice)" -q 1 \\
     -t guardian/devices/phone-alice/location -f samples/location.json
+
+Family console: http://127.0.0.1:$console_port/  (sign in as parent-alex, password: scripts/credential.sh parent-alex)
 
 Enrol a phone:  GUARDIAN_MQTT_URL=mqtt://127.0.0.1:$port GUARDIAN_MQTT_USERNAME=admin GUARDIAN_MQTT_PASSWORD="\$(scripts/credential.sh admin)" \\
   $bin/guardian devices add phone-bo --role device

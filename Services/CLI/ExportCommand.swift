@@ -23,39 +23,13 @@ struct ExportCommand: AsyncParsableCommand {
         guard Identifier.isValid(device) else { throw ValidationError("\(device) is not an id of [A-Za-z0-9_-]{1,64}") }
     }
 
-    /// The file: who asked, when, what each instance holds, and who did not answer.
-    struct ExportFile: Encodable {
-        struct Answer: Encodable {
-            var service: String
-            var instance: String
-            var ts: Timestamp
-            var data: [String: JSONObject]
-        }
-        var deviceId: String
-        var requestId: String
-        var requestedBy: String
-        var exportedAt: Timestamp
-        var answers: [Answer]
-        var refused: [String: String]
-        var notAnswered: [String]
-    }
-
     func run() async throws {
         let (client, topics, requester) = try await BusConnection.connectAsUser(clientSuffix: "export")
         let outcome = try await PrivacyExchange(client: client, topics: topics, requester: requester)
             .ask(.export, deviceId: device, timeout: .seconds(timeout))
         await client.shutdown()
-        let name = { (instance: PrivacyExchange.Instance) in "\(instance.service)/\(instance.instance)" }
-        let file = ExportFile(
-            deviceId: device, requestId: outcome.request.id, requestedBy: requester, exportedAt: .now(),
-            answers: outcome.exports.sorted { $0.key < $1.key }.map {
-                ExportFile.Answer(service: $0.key.service, instance: $0.key.instance, ts: $0.value.ts, data: $0.value.data)
-            },
-            refused: Dictionary(outcome.refused.map { (name($0), outcome.receipts[$0]?.reason ?? "") }, uniquingKeysWith: { a, _ in a }),
-            notAnswered: outcome.expected.filter { outcome.exports[$0] == nil && outcome.receipts[$0]?.status != .refused }.sorted().map(name))
-        let encoder = GuardianJSON.encoder()
-        encoder.outputFormatting.insert(.prettyPrinted)
-        try encoder.encode(file).write(to: URL(fileURLWithPath: output))
+        let file = PrivacyExportFile(outcome)
+        try file.encoded().write(to: URL(fileURLWithPath: output))
         print("wrote \(output): \(file.answers.count) answers (\(Set(file.answers.map(\.service)).sorted().joined(separator: ", ")))")
         for instance in file.notAnswered { print("did not answer in time: \(instance)") }
         for (instance, reason) in file.refused.sorted(by: { $0.key < $1.key }) { print("refused by \(instance): \(reason)") }

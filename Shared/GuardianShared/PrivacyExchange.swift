@@ -2,46 +2,55 @@ import Foundation
 import GuardianShared
 import MQTT
 
-/// One privacy request as the CLI makes it: the running instances that must answer (from their
-/// retained presence), the request, and every receipt and export that comes back in time.
-struct PrivacyExchange {
+/// One privacy request as a client makes it (the CLI, the family console): the running instances
+/// that must answer (from their retained presence), the request, and every receipt and export that
+/// comes back in time.
+public struct PrivacyExchange: Sendable {
     /// The services that hold data about devices, and whether each owns devices by shard.
-    static let dataServices: [String: Bool] = [
+    public static let dataServices: [String: Bool] = [
         "ingest": false, "geofence": true, "predictor": false, "timeline": true, "command-router": true, "notifier": false,
     ]
 
     /// One running instance that must answer for the device.
-    struct Instance: Hashable, Comparable {
-        var service: String
-        var instance: String
-        static func < (a: Instance, b: Instance) -> Bool { (a.service, a.instance) < (b.service, b.instance) }
+    public struct Instance: Hashable, Comparable, Sendable {
+        public var service: String
+        public var instance: String
+        public static func < (a: Instance, b: Instance) -> Bool { (a.service, a.instance) < (b.service, b.instance) }
     }
 
-    struct Outcome {
-        var request: PrivacyRequest
-        var requester: String
-        var expected: Set<Instance>
-        var receipts: [Instance: PrivacyReceipt]
-        var exports: [Instance: PrivacyExport]
+    public struct Outcome: Sendable {
+        public var request: PrivacyRequest
+        public var requester: String
+        public var expected: Set<Instance>
+        public var receipts: [Instance: PrivacyReceipt]
+        public var exports: [Instance: PrivacyExport]
 
-        var missing: [Instance] { expected.filter { receipts[$0] == nil }.sorted() }
-        var refused: [Instance] { receipts.filter { $0.value.status == .refused }.map(\.key).sorted() }
+        public var missing: [Instance] { expected.filter { receipts[$0] == nil }.sorted() }
+        public var refused: [Instance] { receipts.filter { $0.value.status == .refused }.map(\.key).sorted() }
     }
 
     let client: MQTTClient
     let topics: Topics
     let requester: String
 
+    public init(client: MQTTClient, topics: Topics, requester: String) {
+        self.client = client
+        self.topics = topics
+        self.requester = requester
+    }
+
     /// Asks about `deviceId` and waits for every expected instance's receipt (and, for an export,
     /// its export) until `timeout`.
-    func ask(_ action: PrivacyRequest.Action, deviceId: String, timeout: Duration) async throws -> Outcome {
+    public func ask(_ action: PrivacyRequest.Action, deviceId: String, timeout: Duration) async throws -> Outcome {
         let request = PrivacyRequest(id: "\(action.rawValue)-\(UUID().uuidString.prefix(13).lowercased())", action: action, deviceId: deviceId)
         let requestTopic = topics.privacyRequests(requester)
         let receiptsFilter = "\(topics.prefix)/privacy/receipts/\(requester)/\(request.id)/+/+"
         let exportsFilter = "\(topics.prefix)/privacy/exports/\(requester)/\(request.id)/+/+"
         let (events, sink) = AsyncStream<MQTTMessage>.makeStream()
+        var subscriptions: [UInt32] = []
+        defer { subscriptions.forEach(client.unsubscribe(id:)) }
         for filter in [topics.allPresence, receiptsFilter, exportsFilter, requestTopic] {
-            try await client.subscribe(filter) { sink.yield($0) }
+            subscriptions.append(try await client.subscribe(filter) { sink.yield($0) })
         }
         // The request comes back to us after the retained presence: then the instances are known.
         try await client.publish(MQTTOutgoing(topic: requestTopic, payload: GuardianJSON.encode(request)))
@@ -84,7 +93,7 @@ struct PrivacyExchange {
     }
 
     /// The retained family `familyId`, waiting at most `timeout` for the broker to send it.
-    func family(_ familyId: String, timeout: Duration) async throws -> Family? {
+    public func family(_ familyId: String, timeout: Duration) async throws -> Family? {
         let (events, sink) = AsyncStream<MQTTMessage>.makeStream()
         let id = try await client.subscribe(topics.family(familyId)) { sink.yield($0) }
         defer { client.unsubscribe(id: id) }
