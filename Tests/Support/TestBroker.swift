@@ -121,7 +121,7 @@ public final class TestBroker: @unchecked Sendable {
         let child = guardian_spawn(&cArguments, logFile.path)
         guard child > 0 else { throw TestBrokerError.cannotStart("spawn failed: errno \(errno)") }
         pid = child
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             if TestBroker.canConnect(port: port) { return }
             var status: Int32 = 0
@@ -132,7 +132,7 @@ public final class TestBroker: @unchecked Sendable {
             }
             usleep(20_000)
         }
-        throw TestBrokerError.cannotStart("mosquitto did not listen on port \(port) within 10 s")
+        throw TestBrokerError.cannotStart("mosquitto did not listen on port \(port) within 60 s")
     }
 
     /// Stops mosquitto gracefully (it saves its persistence file) and waits for it to exit.
