@@ -135,14 +135,15 @@ public final class TestBroker: @unchecked Sendable {
         throw TestBrokerError.cannotStart("mosquitto did not listen on port \(port) within 60 s")
     }
 
-    /// Stops mosquitto gracefully (it saves its persistence file) and waits for it to exit.
+    /// Stops mosquitto gracefully (it saves its persistence file) and waits for it to exit (SIGKILL
+    /// after 60 s, a ceiling, not a measure of speed).
     public func stop() {
         lock.lock()
         defer { lock.unlock() }
         guard pid > 0 else { return }
         Glibc.kill(pid, SIGTERM)
         var status: Int32 = 0
-        for _ in 0..<500 {
+        for _ in 0..<6000 {
             if waitpid(pid, &status, WNOHANG) == pid {
                 pid = 0
                 return
