@@ -1,4 +1,5 @@
 import Foundation
+import GuardianShared
 import MQTT
 import ServiceLifecycle
 
@@ -11,7 +12,8 @@ public func startInProcess<S: Service & Sendable>(
     let presence = try await MessageCollector(observer, "guardian/services/\(name)/\(instance)")
     let task = Task { try await service.run() }
     let deadline = ContinuousClock.now + timeout
-    while !presence.all.contains(where: { !$0.retain && (try? JSONSerialization.jsonObject(with: $0.payload) as? [String: Any])?["status"] as? String == "online" }) {
+    let online = { presence.all.contains { !$0.retain && (try? JSONDecoder().decode(Presence.self, from: $0.payload))?.status == .online } }
+    while !online() {
         guard ContinuousClock.now < deadline else {
             task.cancel()
             throw TestBrokerError.cannotStart("\(name) did not come online")
