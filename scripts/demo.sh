@@ -33,7 +33,10 @@ GUARDIAN_BIN="$bin" GUARDIAN_TLS_DIR="$work/tls" "$root/scripts/broker-setup.sh"
 sed -i "s|^listener $tls_port\$|listener $tls_port 127.0.0.1|" "$work/mosquitto.conf"
 mosquitto -c "$work/mosquitto.conf" > "$work/mosquitto-stdout.log" 2>&1 &
 pids+=($!)
-for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.05; done
+# Every wait below has a generous ceiling (never a measure of speed) and ends as soon as its event happens.
+listening=0
+for _ in $(seq 1 1200); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && { listening=1; break; }; sleep 0.05; done
+[ "$listening" = 1 ] || fail "mosquitto does not listen on port $port"
 
 export GUARDIAN_MQTT_URL="mqtt://127.0.0.1:$port"
 step "starting every service as its own process (broker on port $port)"
@@ -45,15 +48,44 @@ for service in ingest geofence predictor timeline command-router notifier; do
 done
 export GUARDIAN_MQTT_USERNAME=guardian-cli GUARDIAN_MQTT_PASSWORD="$(pw guardian-cli)"
 guardian() { "$bin/guardian" "$@"; }
-for _ in $(seq 1 60); do
-  [ "$(guardian status --wait 0.5 2>/dev/null | grep -c ' online ')" -ge 6 ] && break
+online=0
+for _ in $(seq 1 180); do
+  [ "$(guardian status --wait 1 2>/dev/null | grep -c ' online ')" -ge 6 ] && { online=1; break; }
   sleep 0.5
 done
-guardian status --wait 0.5 || fail "services did not come online"
-[ "$(guardian status --wait 0.5 | grep -c ' online ')" -ge 6 ] || fail "not every service is online"
+guardian status --wait 1 || fail "services did not come online"
+[ "$online" = 1 ] || fail "not every service is online"
 
 sub() { # sub TOPIC COUNT SECONDS: the first COUNT messages (retained included) within SECONDS
   mosquitto_sub -p "$port" -u admin -P "$(pw admin)" -V mqttv5 -t "$1" -C "$2" -W "$3" 2>/dev/null || true
+}
+# listen NAME COUNT SECONDS TOPIC...: collects the first COUNT messages on the topics within SECONDS in
+# the background, and returns once the subscription is in place (a retained probe came back on it; the
+# probe and its removal count as two more); `collected NAME` waits for them and writes their payloads,
+# one a line, to $work/NAME.json.
+declare -A listeners
+listen() {
+  local name="$1" count="$2" seconds="$3" probe="guardian/test/demo-ready-$1-$$"
+  shift 3
+  local topics=()
+  for topic in "$@"; do topics+=(-t "$topic"); done
+  pub admin -r -t "$probe" -m ready
+  mosquitto_sub -p "$port" -u admin -P "$(pw admin)" -V mqttv5 -v "${topics[@]}" -t "$probe" -C $((count + 2)) -W "$seconds" \
+    > "$work/$name.raw" 2>/dev/null &
+  listeners[$name]=$!
+  pids+=($!)
+  local ready=0
+  for _ in $(seq 1 1200); do
+    grep -q "^$probe " "$work/$name.raw" && { ready=1; break; }
+    kill -0 "${listeners[$name]}" 2>/dev/null || break
+    sleep 0.05
+  done
+  pub admin -r -t "$probe" -n
+  [ "$ready" = 1 ] || fail "could not subscribe to $*"
+}
+collected() {
+  wait "${listeners[$1]}" || true
+  grep -v "^guardian/test/demo-ready-" "$work/$1.raw" | cut -d' ' -f2- > "$work/$1.json" || true
 }
 
 step "zones loaded, and phone-alice's profile and preferences"
@@ -75,13 +107,12 @@ GUARDIAN_MQTT_USERNAME=admin GUARDIAN_MQTT_PASSWORD="$(pw admin)" guardian devic
 echo "phone-demo: published over TLS while enrolled, refused once removed"
 
 step "phone-alice walks into Tech Store and lingers"
-sub guardian/notifications/phone-alice 1 60 > "$work/nudge.json" &
-waiter=$!
-sub guardian/geofence/phone-alice 2 60 > "$work/geofence.json" &
-sleep 0.5
+listen nudge 1 180 guardian/notifications/phone-alice
+listen geofence 2 180 guardian/geofence/phone-alice
 guardian simulate --device phone-alice --timezone America/New_York --budget 0.95 \
   --via 40.4496,-79.9959 --via 40.4406,-79.9959 --linger 6 --speedup 600
-wait "$waiter" || true
+collected nudge
+collected geofence
 grep -q '"spending_nudge"' "$work/nudge.json" || fail "no nudge for phone-alice"
 echo "notification: $(python3 -c 'import json,sys; n=json.load(open(sys.argv[1])); print(n["title"]+" - "+n["body"])' "$work/nudge.json")"
 grep -q '"type":"enter"' "$work/geofence.json" || fail "no geofence enter"
@@ -89,9 +120,12 @@ echo "geofence: $(grep -o '"type":"[a-z]*"' "$work/geofence.json" | tr '\n' ' ')
 
 step "a parent blocks games; the child's policy changes"
 guardian family set alex --parent parent-alex --child tablet-sam=Sam
-sleep 0.5
-guardian command --parent parent-alex "Block all games for 2 hours" || fail "the command was not accepted"
-sub guardian/children/tablet-sam/policy 1 5 > "$work/policy.json"
+# The router reads the family before the command (one connection, in order); a command refused or
+# unanswered within the CLI's 10 s is asked again (blocking games twice changes nothing).
+accepted=0
+for _ in 1 2 3; do guardian command --parent parent-alex "Block all games for 2 hours" && { accepted=1; break; }; sleep 1; done
+[ "$accepted" = 1 ] || fail "the command was not accepted"
+sub guardian/children/tablet-sam/policy 1 120 > "$work/policy.json"
 grep -q '"games"' "$work/policy.json" || fail "the policy does not block games"
 echo "policy: $(cat "$work/policy.json")"
 
@@ -103,12 +137,15 @@ for line in open(sys.argv[1]):
     kind = "motion" if "activity" in event else "location"
     print(kind + " " + json.dumps(event))
 PY
+# The day is generated once ingest passed every event on (the timeline reads them before the request).
+listen day-events "$(wc -l < "$work/day.txt")" 180 guardian/events/tablet-sam/location guardian/events/tablet-sam/motion
 while read -r kind payload; do
   pub tablet-sam -t "guardian/devices/tablet-sam/$kind" -m "$payload"
 done < "$work/day.txt"
-sleep 1
+collected day-events
+[ "$(wc -l < "$work/day-events.json")" -eq "$(wc -l < "$work/day.txt")" ] || fail "ingest passed on $(wc -l < "$work/day-events.json") of $(wc -l < "$work/day.txt") events"
 pub tablet-sam -t guardian/timeline/tablet-sam/generate -m '{}'
-sub guardian/timeline/tablet-sam/days/2026-11-18 1 15 | grep -q '"slots"' || fail "no timeline day published"
+sub guardian/timeline/tablet-sam/days/2026-11-18 1 180 | grep -q '"slots"' || fail "no timeline day published"
 guardian timeline show tablet-sam --date 2026-11-18
 guardian timeline show tablet-sam --date 2026-11-18 --svg "$work/day.svg"
 grep -q "<svg" "$work/day.svg" || fail "no SVG drawn"
@@ -116,14 +153,14 @@ grep -q "<svg" "$work/day.svg" || fail "no SVG drawn"
 
 step "a parent exports tablet-sam's data; admin erases the family"
 GUARDIAN_MQTT_USERNAME=parent-alex GUARDIAN_MQTT_PASSWORD="$(pw parent-alex)" \
-  guardian export tablet-sam -o "$work/tablet-sam.json" || fail "the export was incomplete"
+  guardian export tablet-sam -o "$work/tablet-sam.json" --timeout 120 || fail "the export was incomplete"
 for service in ingest geofence timeline predictor command-router notifier; do
   jq -e --arg s "$service" '.answers | map(.service) | index($s) != null' "$work/tablet-sam.json" > /dev/null \
     || fail "the export has no answer from $service"
 done
 jq -e '[.answers[] | select(.service == "timeline") | .data.days[]] | length > 0' "$work/tablet-sam.json" > /dev/null \
   || fail "the export has no timeline day"
-GUARDIAN_MQTT_USERNAME=admin GUARDIAN_MQTT_PASSWORD="$(pw admin)" guardian forget --family alex || fail "the family was not erased"
+GUARDIAN_MQTT_USERNAME=admin GUARDIAN_MQTT_PASSWORD="$(pw admin)" guardian forget --family alex --timeout 120 || fail "the family was not erased"
 for service in ingest geofence timeline predictor command-router notifier; do
   ! grep -rqa tablet-sam "$work/data/$service" || fail "$service still holds tablet-sam"
 done

@@ -35,7 +35,7 @@ final class FakeLLMServer: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while !TestBroker.canConnect(port: port) {
             guard process.isRunning, Date() < deadline else {
                 stop()

@@ -8,11 +8,13 @@ final class LLMInterpreterTests {
     let server: FakeLLMServer
     let text = "Block all games for 2 hours"
 
-    init() throws { server = try FakeLLMServer(slowSeconds: 3) }
+    /// The slow mode answers long after any timeout a test sets, however slow this machine.
+    init() throws { server = try FakeLLMServer(slowSeconds: 120) }
 
     deinit { server.stop() }
 
-    private func interpreter(_ mode: String, timeout: TimeInterval = 2) -> LLMInterpreter {
+    /// `timeout` is a ceiling for the fake server's prompt answers, not a measure of speed.
+    private func interpreter(_ mode: String, timeout: TimeInterval = 60) -> LLMInterpreter {
         LLMInterpreter(configuration: .init(baseURL: server.baseURL(mode), model: "gemma-test", timeout: timeout))
     }
 
@@ -78,7 +80,7 @@ final class LLMInterpreterTests {
         let elapsed = Date().timeIntervalSince(started)
         #expect(outcome.fallbackReason == .timeout)
         #expect(outcome.interpretation == builtIn)
-        #expect(elapsed >= 0.4 && elapsed < 2.5, "took \(elapsed) s")
+        #expect(elapsed >= 0.4 && elapsed < 60, "took \(elapsed) s")
     }
 
     @Test("no server at all falls back")

@@ -40,7 +40,7 @@ extension KillTests {
                 last[child] = id
             }
         }
-        let sender = StreamSender(stream, with: parent, perSecond: 1000)
+        let sender = StreamSender(stream, with: parent, perSecond: 1000, holding: true)
 
         let kill = try await FaultHarness.killMidStream(router, sender: sender, outputs: replies, expected: expected.count) {
             try await FaultHarness.start("command-router", broker: broker, data: data.url, observer: observer)
@@ -61,7 +61,7 @@ extension KillTests {
             (object["id"] as? String).map { "\(topic.split(separator: "/")[2])=\($0)" }
         }
         let policies = try await MessageCollector(reader, "guardian/children/+/policy")
-        await FaultHarness.waitUntil(timeout: .seconds(5)) { commands.distinct >= children && policies.count >= children }
+        await FaultHarness.waitUntil(timeout: .seconds(120)) { commands.distinct >= children && policies.count >= children }
         #expect(commands.keys == Set(last.map { "\($0.key)=\($0.value)" }), "retained commands: \(commands.keys.sorted())")
         for message in policies.all {
             let child = String(message.topic.split(separator: "/")[2])

@@ -33,7 +33,7 @@ enum FaultHarness {
         let process = try ServiceProcess(
             executable: executables.appendingPathComponent(service), environment: variables,
             logFile: data.appendingPathComponent("\(service).log"))
-        let online = await waitUntil(timeout: .seconds(20)) {
+        let online = await waitUntil(timeout: .seconds(120)) {
             presence.all.contains { !$0.retain && (try? JSONDecoder().decode(Presence.self, from: $0.payload))?.status == .online }
         }
         guard online else {
@@ -57,20 +57,22 @@ enum FaultHarness {
         }
     }
 
-    /// Once a quarter of `expected` outputs arrived (or three fifths of the stream was sent), kills
-    /// `process` with SIGKILL and starts it again with `restart`; then lets the stream finish and, with
-    /// `waitForAll`, waits for every expected output and a moment more for anything extra.
+    /// Once a quarter of `expected` outputs arrived (or the sender reached its hold, three fifths of the
+    /// stream), kills `process` with SIGKILL, lets the sender go on and starts the service again with
+    /// `restart`; then lets the stream finish and, with `waitForAll`, waits for every expected output and
+    /// a moment more for anything extra. The hold keeps the kill mid-stream however slow the machine.
     static func killMidStream(
         _ process: ServiceProcess, sender: StreamSender, outputs: Tally, expected: Int, waitForAll: Bool = true,
         restart: () async throws -> ServiceProcess
     ) async throws -> (restarted: ServiceProcess, at: KillPoint) {
-        try #require(await waitUntil(timeout: .seconds(30)) { outputs.distinct >= expected / 4 || sender.sent >= sender.total * 3 / 5 })
+        try #require(await waitUntil(timeout: .seconds(120)) { outputs.distinct >= expected / 4 || sender.sent >= sender.holdAt })
         process.kill(signal: SIGKILL)
         let point = KillPoint(sent: sender.sent, seen: outputs.distinct)
+        sender.resume()
         let restarted = try await restart()
         try await sender.finish()
         if waitForAll {
-            await waitUntil(timeout: .seconds(60), every: .milliseconds(50)) { outputs.distinct >= expected }
+            await waitUntil(timeout: .seconds(180), every: .milliseconds(50)) { outputs.distinct >= expected }
             _ = await waitUntil(timeout: .milliseconds(500)) { false }  // anything extra would arrive now
         }
         return (restarted, point)
@@ -90,23 +92,36 @@ enum FaultHarness {
 
 /// Publishes a stream in order at QoS 1 (up to 64 awaiting the broker's acknowledgement) at a
 /// steady `rate` per second, so that it is still flowing when a test kills a service, and counts
-/// what the broker acknowledged.
+/// what the broker acknowledged. With `holding`, it stops after three fifths of the stream until
+/// `resume()` (which `FaultHarness.killMidStream` calls once it killed the service).
 final class StreamSender: Sendable {
     final class Progress: Sendable {
         let acknowledged = Atomic<Int>(0)
+        let resumed = Atomic<Bool>(false)
     }
 
     let total: Int
+    /// Three fifths of the stream: where a holding sender waits for `resume()`.
+    let holdAt: Int
     private let progress = Progress()
     private let task: Task<Void, any Error>
 
-    init(_ messages: [MQTTOutgoing], with client: MQTTClient, perSecond rate: Double) {
+    init(_ messages: [MQTTOutgoing], with client: MQTTClient, perSecond rate: Double, holding: Bool = false) {
         total = messages.count
+        let holdAt = messages.count * 3 / 5
+        self.holdAt = holdAt
         task = Task { [progress] in
             let window = PublishWindow(limit: 64)
             let failures = Mutex<[MQTTError]>([])
-            let start = ContinuousClock.now
+            var start = ContinuousClock.now
             for (index, message) in messages.enumerated() {
+                if holding && index == holdAt {
+                    let held = ContinuousClock.now
+                    while progress.acknowledged.load(ordering: .relaxed) < index || !progress.resumed.load(ordering: .relaxed) {
+                        try await Task.sleep(for: .milliseconds(5))
+                    }
+                    start += ContinuousClock.now - held  // the same rate after the hold
+                }
                 if index % 16 == 0 { try await Task.sleep(until: start + .seconds(Double(index) / rate)) }
                 await window.acquire()
                 client.publish(message) { result in
@@ -125,6 +140,9 @@ final class StreamSender: Sendable {
 
     /// Messages the broker acknowledged so far.
     var sent: Int { progress.acknowledged.load(ordering: .relaxed) }
+
+    /// Lets a holding sender go on.
+    func resume() { progress.resumed.store(true, ordering: .relaxed) }
 
     /// Waits until every message was acknowledged.
     func finish() async throws { try await task.value }

@@ -37,7 +37,7 @@ extension KillTests {
         let events = try await Tally(observer, "guardian/geofence/+")
         var geofence = try await FaultHarness.start("geofence", broker: broker, data: data.url, observer: observer)
         let source = try await broker.connectedClient("ingest-stand-in")
-        let sender = StreamSender(stream, with: source, perSecond: 2000)
+        let sender = StreamSender(stream, with: source, perSecond: 2000, holding: true)
 
         let kill = try await FaultHarness.killMidStream(geofence, sender: sender, outputs: events, expected: expected.count) {
             try await FaultHarness.start("geofence", broker: broker, data: data.url, observer: observer)

@@ -20,7 +20,7 @@ struct KillTests {
         let stream = (0..<total).map { i in
             MQTTOutgoing(topic: "guardian/devices/phone/location", payload: Data(#"{"id": "k\#(i)", "ts": \#(1_795_000_000 + i), "lat": 1, "lon": 1}"#.utf8))
         }
-        let sender = StreamSender(stream, with: phone, perSecond: 3000)
+        let sender = StreamSender(stream, with: phone, perSecond: 3000, holding: true)
         let kill = try await FaultHarness.killMidStream(ingest, sender: sender, outputs: events, expected: total) {
             try await FaultHarness.start("ingest", broker: broker, data: data.url, observer: observer)
         }

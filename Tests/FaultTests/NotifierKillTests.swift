@@ -46,7 +46,7 @@ extension KillTests {
             stream.append(MQTTOutgoing(topic: "guardian/predictions/\(device)", payload: GuardianJSON.encode(prediction)))
             if probability >= 0.7 { expected.insert("\(device)/nudge-p\(i)") }
         }
-        let sender = StreamSender(stream, with: source, perSecond: 2000)
+        let sender = StreamSender(stream, with: source, perSecond: 2000, holding: true)
 
         let kill = try await FaultHarness.killMidStream(notifier, sender: sender, outputs: notifications, expected: expected.count) {
             try await FaultHarness.start(

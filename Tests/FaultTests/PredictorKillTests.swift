@@ -44,7 +44,7 @@ extension KillTests {
                 }
             }
         }
-        let sender = StreamSender(stream, with: source, perSecond: 2000)
+        let sender = StreamSender(stream, with: source, perSecond: 2000, holding: true)
 
         let kill = try await FaultHarness.killMidStream(predictor, sender: sender, outputs: predictions, expected: expected.count) {
             try await FaultHarness.start("predictor", broker: broker, data: data.url, observer: observer)

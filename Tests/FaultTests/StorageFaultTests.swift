@@ -44,7 +44,7 @@ struct StorageFaultTests {
             executable: URL(fileURLWithPath: wrapper[0]),
             arguments: Array(wrapper.dropFirst()) + [executables.appendingPathComponent(service).path, stderr.path] + extra,
             environment: environment(broker: broker, data: data, instance: "start"), logFile: stdout)
-        let status = await process.waitForExit(timeout: .seconds(15))
+        let status = await process.waitForExit(timeout: .seconds(120))
         broker.stop()
         func read(_ url: URL) -> String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
         return StartFailure(status: status, stdout: read(stdout), stderr: read(stderr), brokerLog: read(broker.logFile))
@@ -85,7 +85,7 @@ struct StorageFaultTests {
         let first = try ServiceProcess(
             executable: Self.executables.appendingPathComponent("ingest"), environment: Self.environment(broker: broker, data: data.url.path, instance: "first"),
             logFile: data.url.appendingPathComponent("first.log"))
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(120)
         while !presence.objects.contains(where: { $0["status"] as? String == "online" }) && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -153,7 +153,7 @@ struct StorageFaultTests {
             executable: URL(fileURLWithPath: "/bin/bash"),
             arguments: ["-c", #"trap '' XFSZ; exec 2> >(exec cat) 1>&2; exec "$0""#, executables.appendingPathComponent(service).path],
             environment: environment(broker: broker, data: data.path, instance: "disk"), logFile: log)
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(120)
         while !presence.all.contains(where: { !$0.retain && (try? JSONDecoder().decode(Presence.self, from: $0.payload))?.status == .online }) {
             guard ContinuousClock.now < deadline else {
                 process.kill(signal: SIGKILL)
@@ -164,9 +164,9 @@ struct StorageFaultTests {
         return process
     }
 
-    /// Waits until `keys()` holds `expected` (or 20 s passed) and returns what it holds then.
+    /// Waits until `keys()` holds `expected` (or a generous ceiling passed) and returns what it holds then.
     static func wait(for expected: Set<String>, _ keys: () -> Set<String>) async -> Set<String> {
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(120)
         while !keys().isSuperset(of: expected) && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
         return keys()
     }
@@ -181,7 +181,7 @@ struct StorageFaultTests {
     ) async throws {
         try setFileSizeLimit(pid: process.pid, bytes: 1)
         try await during()
-        let status = await process.waitForExit(timeout: .seconds(15))
+        let status = await process.waitForExit(timeout: .seconds(120))
         #expect(status == StorageFailure.exitCode, "exit status \(String(describing: status))")
         let database = data.appendingPathComponent("\(service).sqlite").path
         let log = (try? String(contentsOf: data.appendingPathComponent("\(service).log"), encoding: .utf8)) ?? ""

@@ -45,7 +45,7 @@ extension KillTests {
             for d in 0..<devices { stream.append(MQTTOutgoing(topic: "guardian/timeline/dev-\(d)/generate", payload: Data("{}".utf8))) }
         }
         let total = devices * days
-        let sender = StreamSender(stream, with: source, perSecond: 1500)
+        let sender = StreamSender(stream, with: source, perSecond: 1500, holding: true)
 
         let kill = try await FaultHarness.killMidStream(timeline, sender: sender, outputs: published, expected: total, waitForAll: false) {
             try await FaultHarness.start("timeline", broker: broker, data: data.url, observer: observer)
@@ -80,7 +80,7 @@ extension KillTests {
             return nil
         }
         var problems: [String] = []
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + .seconds(180)
         repeat {
             try await Task.sleep(for: .milliseconds(300))
             let latest = try await retainedDays()

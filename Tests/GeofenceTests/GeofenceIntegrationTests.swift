@@ -39,12 +39,13 @@ struct GeofenceIntegrationTests {
     func borderJitter() async throws {
         let h = try await GeofenceHarness()
         try await h.zone("tech-store", Self.store)
-        try await h.start()
+        let service = try await h.start()
         for i in 0..<30 {
             let (lat, lon) = north(of: 48.0, 11.0, meters: i % 2 == 0 ? 185 : 215)
             try await h.fix("jitter", lat: lat, lon: lon, at: i * 20)
         }
         try await h.fix("jitter", lat: 48.5, lon: 11.0, at: 1000)
+        #expect(await eventually { service.counters["fixes"] == 31 }, "every fix evaluated")
         #expect(await h.geofenceEvents.settle(.milliseconds(800)).isEmpty)
         await h.shutdown()
     }

@@ -102,7 +102,7 @@ extension HostileInputTests {
         // Still alive: online, and one more fix still crosses the border.
         await run.checkAlive()
         await sendFix()
-        #expect(await run.waitForOutputs(timeout: .seconds(10)) { $0.count == wanted + 1 })
+        #expect(await run.waitForOutputs { $0.count == wanted + 1 })
         print(run.summary)
         await run.shutdown()
     }

@@ -3,6 +3,7 @@ import Foundation
 import GuardianShared
 import GuardianTestSupport
 import MQTT
+import Synchronization
 import Testing
 
 @Suite("ingest over a real mosquitto")
@@ -100,25 +101,25 @@ struct IngestIntegrationTests {
         let h = try await IngestHarness()
         let phone = try await h.device("streamer")
         let total = 3_000
+        // The second half waits for the crash, so that it lands mid-stream however slow this machine is.
+        let crashed = Flag()
         let sender = Task {
             for i in 0..<total {
+                while i == total / 2 && !crashed.isRaised { try await Task.sleep(for: .milliseconds(10)) }
                 try await phone.send("guardian/devices/streamer/location", #"{"id": "s\#(i)", "ts": \#(1_795_000_000 + i), "lat": 1, "lon": 1}"#)
             }
         }
-        _ = await h.events.wait(for: 500, timeout: .seconds(30))
+        _ = await h.events.wait(for: 500)
         try await h.crashIngest()
         let seenAtCrash = h.events.count
+        crashed.raise()
         try await Task.sleep(for: .milliseconds(200))
         try await h.startIngest()
         try await sender.value
-        let deadline = ContinuousClock.now + .seconds(60)
-        var ids = Set<String>()
-        while ids.count < total && ContinuousClock.now < deadline {
-            ids = Set(h.eventObjects("streamer", .location).compactMap { $0["id"] as? String })
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        let ids = { Set(h.eventObjects("streamer", .location).compactMap { $0["id"] as? String }) }
+        _ = await eventually(.seconds(120)) { ids().count >= total }
         #expect(seenAtCrash < total)
-        #expect(ids == Set((0..<total).map { "s\($0)" }))
+        #expect(ids() == Set((0..<total).map { "s\($0)" }))
         await phone.shutdown()
         await h.shutdown()
     }
@@ -210,18 +211,16 @@ struct IngestIntegrationTests {
         try await phone.send("guardian/devices/counted/location", #"{"ts": 1795000000, "lat": 1, "lon": 1}"#)
         try await phone.send("guardian/devices/counted/location", "garbage")
         // Presence refreshes every stats interval: wait for one that has counted both (a loaded machine may take a few).
-        let deadline = ContinuousClock.now + .seconds(15)
-        while ContinuousClock.now < deadline {
-            if let stats = presence.objects.last?["stats"] as? [String: Int], stats["accepted"] == 1, stats["rejected"] == 1 { break }
-            try await Task.sleep(for: .milliseconds(100))
+        _ = await eventually {
+            guard let stats = presence.objects.last?["stats"] as? [String: Int] else { return false }
+            return stats["accepted"] == 1 && stats["rejected"] == 1
         }
         let online = try #require(presence.objects.last)
         #expect(online["status"] as? String == "online" && online["version"] as? String == GuardianVersion.current)
         let stats = try #require(online["stats"] as? [String: Int])
         #expect(stats["accepted"] == 1 && stats["rejected"] == 1)
         try await h.stopIngest()
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(presence.objects.last?["status"] as? String == "offline")
+        #expect(await eventually { presence.objects.last?["status"] as? String == "offline" })
         await watcher.shutdown()
         await phone.shutdown()
         await h.shutdown()
@@ -239,4 +238,11 @@ struct SeededGenerator: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+}
+
+/// A flag one task raises and others read.
+final class Flag: Sendable {
+    private let raised = Atomic<Bool>(false)
+    var isRaised: Bool { raised.load(ordering: .relaxed) }
+    func raise() { raised.store(true, ordering: .relaxed) }
 }

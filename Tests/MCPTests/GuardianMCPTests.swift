@@ -26,11 +26,10 @@ struct GuardianMCPTests {
             try await admin.publish(
                 "guardian/families/alex",
                 payload: GuardianJSON.encode(Family(parents: ["parent-alex"], children: [.init(deviceId: "tablet-sam", name: "Sam")])), retain: true)
-            await admin.shutdown()
             let router = try CommandRouterService(config: try broker.serviceConfig(service: "command-router", dataDirectory: data.url), logger: .quiet)
             self.router = router
-            task = Task { try await router.run() }
-            try await Task.sleep(for: .milliseconds(500))
+            task = try await startInProcess(router, name: "command-router", observer: admin)
+            await admin.shutdown()
         }
 
         /// What guardian-mcp needs to act as parent-alex over this broker.
@@ -60,7 +59,7 @@ struct GuardianMCPTests {
         process.standardError = FileHandle.standardError
         try process.run()
         let collected = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }
-        let deadline = ContinuousClock.now + .seconds(120)
+        let deadline = ContinuousClock.now + .seconds(360)
         while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         let data = await collected.value
@@ -112,7 +111,7 @@ struct GuardianMCPTests {
         request.setValue("application/json, text/event-stream", forHTTPHeaderField: "Accept")
         request.httpBody = Data(#"{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}"#.utf8)
         var status = 0
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(120)
         while status == 0 && ContinuousClock.now < deadline {
             status = (try? await URLSession.shared.data(for: request))?.1.httpStatusCode ?? 0
             if status == 0 { try await Task.sleep(for: .milliseconds(100)) }

@@ -45,4 +45,4 @@ async def exercise(read, write) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(asyncio.wait_for(main(sys.argv[1]), timeout=90))
+    asyncio.run(asyncio.wait_for(main(sys.argv[1]), timeout=300))

@@ -81,7 +81,10 @@ struct PredictorIntegrationTests {
         let h = try await PredictorHarness()
         try await h.start()
         try await h.context("phone-1", budget: 0.95, timezone: "Europe/Paris")
-        try await Task.sleep(for: .milliseconds(200))
+        let applied = await eventually {
+            h.service?.context.withLock { $0.budgets["phone-1"] != nil && $0.timeZones["phone-1"] != nil && $0.regretRates["tech"] != nil } == true
+        }
+        try #require(applied, "the budget, profile and zone reached the predictor")
         // Saturday 22:30 UTC is 23:30 in Paris.
         try await h.trigger("phone-1", .enter, at: "2026-11-21T22:30:00Z", distance: 40)
         try await h.trigger("phone-1", .dwell, at: "2026-11-21T22:36:00Z", distance: 60, dwell: 360)
@@ -138,13 +141,14 @@ struct PredictorIntegrationTests {
             }
             try await h.trigger("load", .enter, at: "2026-11-21T22:30:00Z", id: "t\(i)")
         }
-        await h.predictions.wait(for: total, timeout: .seconds(30))
+        await h.predictions.wait(for: total)
         let versions = h.predictionObjects.map(\.model.version)
         #expect(versions.count == total)
         #expect(Set(h.predictionObjects.map(\.id)) == Set((0..<total).map { "t\($0)" }))
         #expect(versions.first == "1.0.0" && versions.last == "2")
         try await h.admin.publish("guardian/models/purchase-predictor", payload: try PredictorHarness.modelMessage("legacy-base-score", version: "3", corrupt: true), retain: true)
-        try await Task.sleep(for: .milliseconds(300))
+        // The refusal is counted, then its status (still version 2, with the error) published.
+        _ = await eventually { h.service?.counters["modelRefusals"] == 1 && (h.status.objects.last?["lastError"] as? String)?.isEmpty == false }
         let last = try #require(h.status.objects.last)
         #expect(last["version"] as? String == "2" && last["source"] as? String == "topic")
         #expect((last["lastError"] as? String)?.isEmpty == false)
@@ -160,8 +164,7 @@ struct PredictorIntegrationTests {
         let h = try await PredictorHarness()
         try await h.admin.publish("guardian/models/purchase-predictor", payload: try PredictorHarness.modelMessage("legacy-base-score", version: "7"), retain: true)
         try await h.start()
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(h.service?.currentModel.info.version == "7")
+        #expect(await eventually { h.service?.currentModel.info.version == "7" })
         await h.stop()
         // Restarted: the stored topic model is used from the first message on.
         try await h.start()
@@ -171,7 +174,7 @@ struct PredictorIntegrationTests {
         let fresh = try await PredictorHarness()
         try await fresh.admin.publish("guardian/models/purchase-predictor", payload: try PredictorHarness.modelMessage("legacy-base-score", version: "8", corrupt: true), retain: true)
         try await fresh.start()
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await eventually { fresh.service?.counters["modelRefusals"] == 1 }, "the retained corrupt model was read")
         #expect(fresh.service?.currentModel.info.version == "1.0.0" && fresh.service?.currentModel.source == .bundled)
         await fresh.shutdown()
     }

@@ -27,7 +27,7 @@ struct PredictorScalingTests {
                 logFile: data.url.appendingPathComponent("r\(i).log"))
         }
         defer { replicas.forEach { $0.kill() } }
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(120)
         // By presence topic (one per instance): three replicas started together often share a startedAt millisecond.
         let online = { Set(presence.all.filter { (try? JSONSerialization.jsonObject(with: $0.payload) as? [String: Any])?["status"] as? String == "online" }.map(\.topic)) }
         while online().count < 3 {
@@ -46,17 +46,21 @@ struct PredictorScalingTests {
                 "guardian/predictor/requests", payload: Data(#"{"features": [0.05, 22, 1, 0.9, 0.8, 10]}"#.utf8),
                 properties: MQTTProperties(responseTopic: "replies/\(i % 7)", correlationData: Data("req-\(i)".utf8)))
         }
-        let answerDeadline = ContinuousClock.now + .seconds(20)
-        while answers.withLock({ $0.count }) < total && ContinuousClock.now < answerDeadline { try await Task.sleep(for: .milliseconds(50)) }
-        try await Task.sleep(for: .milliseconds(1500))
+        _ = await eventually(.seconds(120)) { answers.withLock { $0.count } >= total }
+        // Each replica reports how many it answered (presence, every second): once they add up to every
+        // request, all were handled, and any second answer would have been published too.
+        let reported = {
+            Dictionary(grouping: presence.all, by: \.topic).compactMapValues { messages in
+                messages.compactMap { (try? JSONSerialization.jsonObject(with: $0.payload) as? [String: Any])?["stats"] as? [String: Int] }.last?["requests"]
+            }
+        }
+        _ = await eventually(.seconds(120)) { reported().values.reduce(0, +) >= total }
+        try await Task.sleep(for: .milliseconds(500))  // anything extra would arrive now
         let counts = answers.withLock { $0 }
         #expect(counts.count == total)
         #expect(counts.values.allSatisfy { $0 == 1 })
         #expect(Set(counts.keys) == Set((0..<total).map { "req-\($0)" }))
-        // Each replica reports how many it answered; together they answered each request once.
-        let perReplica = Dictionary(grouping: presence.all, by: \.topic).compactMapValues { messages in
-            messages.compactMap { (try? JSONSerialization.jsonObject(with: $0.payload) as? [String: Any])?["stats"] as? [String: Int] }.last?["requests"]
-        }
+        let perReplica = reported()
         #expect(perReplica.count == 3)
         #expect(perReplica.values.reduce(0, +) == total)
         #expect(perReplica.values.allSatisfy { $0 >= total / 10 })

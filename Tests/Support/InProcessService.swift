@@ -1,16 +1,19 @@
 import Foundation
+import GuardianShared
 import MQTT
 import ServiceLifecycle
 
-/// Runs a Guardian service in this process, as a test does, and returns once its retained presence
-/// (`guardian/services/{name}/{instance}`) says online: its subscriptions are then in place.
+/// Runs a Guardian service in this process, as a test does, and returns once it announced itself
+/// online on `guardian/services/{name}/{instance}` (live, not the retained presence of an earlier run):
+/// its subscriptions are then in place. `timeout` is a ceiling for a service that never comes up.
 public func startInProcess<S: Service & Sendable>(
-    _ service: S, name: String, instance: String = "test", observer: MQTTClient, timeout: Duration = .seconds(10)
+    _ service: S, name: String, instance: String = "test", observer: MQTTClient, timeout: Duration = .seconds(120)
 ) async throws -> Task<Void, any Error> {
     let presence = try await MessageCollector(observer, "guardian/services/\(name)/\(instance)")
     let task = Task { try await service.run() }
     let deadline = ContinuousClock.now + timeout
-    while !presence.objects.contains(where: { $0["status"] as? String == "online" }) {
+    let online = { presence.all.contains { !$0.retain && (try? JSONDecoder().decode(Presence.self, from: $0.payload))?.status == .online } }
+    while !online() {
         guard ContinuousClock.now < deadline else {
             task.cancel()
             throw TestBrokerError.cannotStart("\(name) did not come online")

@@ -21,9 +21,10 @@ public final class MessageCollector: Sendable {
     public var all: [MQTTMessage] { box.all }
     public var count: Int { box.all.count }
 
-    /// Waits until at least `count` messages arrived (or the timeout passed) and returns them all.
+    /// Waits until at least `count` messages arrived and returns them all; `timeout` is a generous
+    /// ceiling for when they never come, not a measure of speed.
     @discardableResult
-    public func wait(for count: Int, timeout: Duration = .seconds(10)) async -> [MQTTMessage] {
+    public func wait(for count: Int, timeout: Duration = .seconds(120)) async -> [MQTTMessage] {
         let deadline = ContinuousClock.now + timeout
         while self.count < count && ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(10))
@@ -31,7 +32,8 @@ public final class MessageCollector: Sendable {
         return all
     }
 
-    /// Waits for `duration` and returns whatever arrived (to check that nothing more comes).
+    /// Waits for `duration` and returns whatever arrived, to check that nothing more comes: meaningful
+    /// only after a positive control showed that what came before was handled.
     public func settle(_ duration: Duration = .milliseconds(300)) async -> [MQTTMessage] {
         try? await Task.sleep(for: duration)
         return all

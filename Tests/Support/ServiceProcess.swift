@@ -28,11 +28,12 @@ public final class ServiceProcess: @unchecked Sendable {
 
     deinit { kill(signal: SIGKILL) }
 
-    /// Sends `signal` and waits for the process to exit (SIGKILL after 10 s).
+    /// Sends `signal` and waits for the process to exit (SIGKILL after 60 s, a ceiling for a process
+    /// that would not stop, not a measure of speed).
     public func kill(signal: Int32 = SIGTERM) {
         guard !exited else { return }
         Glibc.kill(pid, signal)
-        if pollExit(timeout: .seconds(10)) != nil { return }
+        if pollExit(timeout: .seconds(60)) != nil { return }
         Glibc.kill(pid, SIGKILL)
         var status: Int32 = 0
         waitpid(pid, &status, 0)

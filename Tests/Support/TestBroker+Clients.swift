@@ -9,7 +9,7 @@ extension TestBroker {
         _ clientId: String, user: String? = nil, cleanStart: Bool = true, will: MQTTOutgoing? = nil, logger: Logger = .quiet
     ) async throws -> MQTTClient {
         let client = try MQTTClient(configuration: configuration(clientId, user: user, cleanStart: cleanStart, will: will), logger: logger)
-        try await client.connect(timeout: .seconds(10))
+        try await client.connect(timeout: .seconds(60))
         return client
     }
 

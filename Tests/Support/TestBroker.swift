@@ -13,14 +13,14 @@ import Glibc
 public final class TestBroker: @unchecked Sendable {
     public enum Access { case open, secured }
 
-    public let port: Int
+    public private(set) var port: Int
     public let directory: URL
     public let access: Access
     /// Seconds between the broker's saves of its state: 1 for tests that kill the broker and expect
     /// what it held to come back; benchmarks use the shipped configuration's 10.
     public let autosaveInterval: Int
     /// The TLS listener's port, when the broker has one.
-    public let tlsPort: Int?
+    public private(set) var tlsPort: Int?
     /// The generated passwords of a secured broker (`secrets/`, one file per account).
     public let secrets: BrokerSecrets
     private(set) var pid: pid_t = 0
@@ -33,10 +33,7 @@ public final class TestBroker: @unchecked Sendable {
     public init(access: Access = .open, autosaveInterval: Int = 1, tls: Bool = false) throws {
         self.access = access
         self.autosaveInterval = autosaveInterval
-        port = try TestBroker.freePort()
-        var tlsPort = tls ? try TestBroker.freePort() : nil
-        while tlsPort == port { tlsPort = try TestBroker.freePort() }
-        self.tlsPort = tlsPort
+        (port, tlsPort) = try TestBroker.freePorts(tls: tls)
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("guardian-broker-\(port)-\(UUID().uuidString.prefix(8))")
         secrets = BrokerSecrets(directory: directory.appendingPathComponent("secrets"))
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
@@ -45,7 +42,28 @@ public final class TestBroker: @unchecked Sendable {
         }
         if tls { try TestBroker.makeCertificates(in: certificates) }
         try writeConfiguration()
-        try start()
+        // A port free a moment ago can be taken before mosquitto binds it (on a busy machine, often as
+        // the local port of some client's connection): then the broker starts on other ports.
+        var attempts = 1
+        while true {
+            do {
+                try start()
+                return
+            } catch TestBrokerError.cannotStart(let why) where why.contains("Address already in use") && attempts < 20 {
+                attempts += 1
+                try? FileManager.default.removeItem(at: logFile)
+                (port, tlsPort) = try TestBroker.freePorts(tls: tls)
+                try writeConfiguration()
+            }
+        }
+    }
+
+    /// A free port, and a second one for TLS.
+    private static func freePorts(tls: Bool) throws -> (Int, Int?) {
+        let port = try freePort()
+        var tlsPort = tls ? try freePort() : nil
+        while tlsPort == port { tlsPort = try freePort() }
+        return (port, tlsPort)
     }
 
     deinit {
@@ -121,7 +139,7 @@ public final class TestBroker: @unchecked Sendable {
         let child = guardian_spawn(&cArguments, logFile.path)
         guard child > 0 else { throw TestBrokerError.cannotStart("spawn failed: errno \(errno)") }
         pid = child
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             if TestBroker.canConnect(port: port) { return }
             var status: Int32 = 0
@@ -132,17 +150,18 @@ public final class TestBroker: @unchecked Sendable {
             }
             usleep(20_000)
         }
-        throw TestBrokerError.cannotStart("mosquitto did not listen on port \(port) within 10 s")
+        throw TestBrokerError.cannotStart("mosquitto did not listen on port \(port) within 60 s")
     }
 
-    /// Stops mosquitto gracefully (it saves its persistence file) and waits for it to exit.
+    /// Stops mosquitto gracefully (it saves its persistence file) and waits for it to exit (SIGKILL
+    /// after 60 s, a ceiling, not a measure of speed).
     public func stop() {
         lock.lock()
         defer { lock.unlock() }
         guard pid > 0 else { return }
         Glibc.kill(pid, SIGTERM)
         var status: Int32 = 0
-        for _ in 0..<500 {
+        for _ in 0..<6000 {
             if waitpid(pid, &status, WNOHANG) == pid {
                 pid = 0
                 return

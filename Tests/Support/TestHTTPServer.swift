@@ -7,11 +7,12 @@ import Synchronization
 public final class TestHTTPServer: Sendable {
     public let port: Int
     private let listener: Int32
-    private let state = Mutex<(statuses: [Int], bodies: [Data], stopped: Bool)>(([], [], false))
+    private let state = Mutex<(statuses: [Int], bodies: [Data], stopped: Bool, closed: Bool)>(([], [], false, false))
     private let finished = DispatchSemaphore(value: 0)
 
-    /// `statuses` answer the first requests in order; later ones get 200.
-    public init(statuses: [Int] = []) throws {
+    /// `statuses` answer the first requests in order; later ones get 200. A `closed` server answers
+    /// every request with 503 until `open()`, before the scripted statuses.
+    public init(statuses: [Int] = [], closed: Bool = false) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestBrokerError.cannotStart("http socket: errno \(errno)") }
         var yes: Int32 = 1
@@ -29,7 +30,10 @@ public final class TestHTTPServer: Sendable {
         }
         listener = fd
         port = Int(UInt16(bigEndian: address.sin_port))
-        state.withLock { $0.statuses = statuses }
+        state.withLock {
+            $0.statuses = statuses
+            $0.closed = closed
+        }
         let thread = Thread { [self] in serve() }
         thread.start()
     }
@@ -38,6 +42,9 @@ public final class TestHTTPServer: Sendable {
 
     public var url: String { "http://127.0.0.1:\(port)/hook" }
     public var bodies: [Data] { state.withLock { $0.bodies } }
+
+    /// Ends the 503s of a server started `closed`.
+    public func open() { state.withLock { $0.closed = false } }
 
     public func stop() {
         let already = state.withLock { s -> Bool in
@@ -64,7 +71,7 @@ public final class TestHTTPServer: Sendable {
     }
 
     private func handle(_ client: Int32) {
-        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)  // a ceiling for a stalled client, not a measure of speed
         setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var buffer = [UInt8](repeating: 0, count: 65536)
         var request = Data()
@@ -83,6 +90,7 @@ public final class TestHTTPServer: Sendable {
         let bodyStart = request.range(of: Data("\r\n\r\n".utf8))?.upperBound ?? request.endIndex
         let status = state.withLock { s -> Int in
             s.bodies.append(Data(request[bodyStart...]))
+            if s.closed { return 503 }
             return s.statuses.isEmpty ? 200 : s.statuses.removeFirst()
         }
         let response = "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Error")\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"

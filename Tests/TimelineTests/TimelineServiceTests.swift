@@ -150,11 +150,9 @@ struct TimelineServiceTests {
         #expect(corrected.category == .family && corrected.edited && corrected.confidence == 1)
         let vote = try #require(day.slots.first { $0.category == .work })
         try await h.send("guardian/timeline/fb/feedback", #"{"start": "\#(vote.start.rfc3339)", "vote": "correct"}"#)
-        let deadline = ContinuousClock.now + .seconds(10)
         // Under load the first correction's retrain may run before the vote arrives (a second one follows).
         func settled() -> Bool { (h.service?.counters["retrains"] ?? 0) >= 1 && h.service?.counters["feedback"] == 2 }
-        while !settled() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(settled())
+        #expect(await eventually { settled() })
         #expect(h.published["2026-11-18"]?.slots.first { $0.start == target.start }?.category == .family)
         await h.shutdown()
     }
