@@ -103,6 +103,36 @@ struct ConsolePiecesTests {
         #expect(!html.contains("https://"))
     }
 
+    @Test("with a tile server configured, the map lays its tiles under the drawing and the page may load images from it, and only from it")
+    func mapTiles() throws {
+        var view = FamilyView()
+        view.families["f"] = Family(parents: ["p"], children: [Family.Child(deviceId: "d", name: "Sam")])
+        view.zones["z"] = DangerZone(name: "Arcade", lat: 48.8566, lon: 2.3522, radius: 200)
+        view.devices["d"] = ChildView(location: .init(lat: 48.8600, lon: 2.3600, ts: .now()))
+        let tiles = try #require(MapTiles(template: "https://tiles.example.org:8443/{z}/{x}/{y}.png"))
+        #expect(tiles.origin == "https://tiles.example.org:8443")
+        let html = FamilyMap(view: view, children: view.children(of: "p"), tiles: tiles).render()
+        let hrefs = html.components(separatedBy: "<image class=\"tile\" href=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(!hrefs.isEmpty && hrefs.count <= 64)
+        // Paris at a town's zoom: the tiles are those of zoom z covering 48.85-48.86 N, 2.35-2.36 E.
+        for href in hrefs {
+            let parts = href.dropFirst("https://tiles.example.org:8443/".count).dropLast(".png".count).split(separator: "/").compactMap { Int($0) }
+            try #require(parts.count == 3, "\(href)")
+            let n = Double(1 << parts[0])
+            let west = Double(parts[1]) / n * 360 - 180, east = Double(parts[1] + 1) / n * 360 - 180
+            #expect(parts[0] >= 12 && parts[0] <= 19, "zoom \(parts[0])")
+            #expect(west < 2.40 && east > 2.30, "tile \(href) spans \(west)...\(east)")
+        }
+        #expect(!FamilyMap(view: view, children: view.children(of: "p")).render().contains("<image"))
+        #expect(SecurityHeaders(tiles: tiles).contentSecurityPolicy.contains("img-src 'self' data: https://tiles.example.org:8443;"))
+        #expect(SecurityHeaders().contentSecurityPolicy.contains("img-src 'self' data:;"))
+        for bad in ["https://tiles.example.org/{x}/{y}.png", "javascript:{z}{x}{y}", "https://t.example/{z}/{x}/{y}.png\"onload=x"] {
+            #expect(MapTiles(template: bad) == nil, "\(bad)")
+        }
+        #expect(throws: ConfigurationError.self) { try ConsoleSettings(environment: ["GUARDIAN_CONSOLE_TILE_URL": "ftp://t/{z}/{x}/{y}"]) }
+        #expect(try ConsoleSettings(environment: ["GUARDIAN_CONSOLE_TILE_URL": "https://t.example/{z}/{x}/{y}.png"]).tiles?.origin == "https://t.example")
+    }
+
     @Test("settings are read once from the environment, with clear errors")
     func settings() throws {
         let settings = try ConsoleSettings(environment: ["GUARDIAN_CONSOLE_PORT": "0", "GUARDIAN_CONSOLE_IDLE_MINUTES": "5", "GUARDIAN_CONSOLE_PUBLIC_URL": "https://guardian.home:8443"])

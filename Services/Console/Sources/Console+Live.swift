@@ -19,13 +19,13 @@ extension Console {
         headers[.contentType] = "text/event-stream; charset=utf-8"
         headers[.cacheControl] = "no-store"
         headers[.xAccelBuffering] = "no"
-        let onlineWindow = settings.onlineWindow
+        let (onlineWindow, tiles) = (settings.onlineWindow, settings.tiles)
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: "retry: 2000\n: live\n\n"))
                 for await section in changes where wanted.contains(section.eventName) {
-                    let html = Self.render(section, session: session, onlineWindow: onlineWindow)
+                    let html = Self.render(section, session: session, onlineWindow: onlineWindow, tiles: tiles)
                     try await writer.write(ByteBuffer(string: Self.event(section.eventName, html)))
                 }
                 try await writer.finish(nil)
@@ -35,13 +35,13 @@ extension Console {
     /// Open pages (streams) one session may have at once.
     static let maxStreamsPerSession = 16
 
-    static func render(_ section: LiveSection, session: ParentSession, onlineWindow: Duration) -> String {
+    static func render(_ section: LiveSection, session: ParentSession, onlineWindow: Duration, tiles: MapTiles?) -> String {
         let view = session.view.withLock { $0 }
         switch section {
         case .day(let child, let date):
             return DayPage(view: view, parent: session.parent, csrf: session.csrfToken, child: view.child(child, of: session.parent), date: date).section()
         default:
-            return FamilyPage(view: view, parent: session.parent, csrf: session.csrfToken, now: .now(), onlineWindow: onlineWindow).section(section)
+            return FamilyPage(view: view, parent: session.parent, csrf: session.csrfToken, now: .now(), onlineWindow: onlineWindow, tiles: tiles).section(section)
         }
     }
 

@@ -13,7 +13,7 @@ extension Console {
 
     func makeRouter() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: SecurityHeaders())
+        router.add(middleware: SecurityHeaders(tiles: settings.tiles))
         router.get("/static/console.css") { _, _ in Self.asset(ConsoleAssets.css, type: "text/css; charset=utf-8") }
         router.get("/static/console.js") { _, _ in Self.asset(ConsoleAssets.javascript, type: "text/javascript; charset=utf-8") }
         router.get("/signin") { request, _ in self.signInPage(request) }
@@ -64,7 +64,7 @@ extension Console {
     }
 
     func familyPage(_ session: ParentSession, _ view: FamilyView) -> String {
-        let page = FamilyPage(view: view, parent: session.parent, csrf: session.csrfToken, now: .now(), onlineWindow: settings.onlineWindow)
+        let page = FamilyPage(view: view, parent: session.parent, csrf: session.csrfToken, now: .now(), onlineWindow: settings.onlineWindow, tiles: settings.tiles)
         return HTML.page(
             title: "Family", session: session, place: .family, live: "/events?sections=children,commands,notifications,map", body: page.body(session: session))
     }

@@ -30,6 +30,9 @@ public struct ConsoleSettings: Sendable {
     /// A session whose broker connection stays down this long is closed (the parent's account was
     /// removed or its password changed: the broker refuses it).
     public var connectionGrace: Duration = .seconds(60)
+    /// Map tiles under the family map, from a server the user chose (`GUARDIAN_CONSOLE_TILE_URL`);
+    /// none by default.
+    public var tiles: MapTiles?
     /// How long a privacy export or erase waits for every service's answer.
     public var privacyTimeout: Duration
     public var logLevel: Logger.Level
@@ -37,7 +40,8 @@ public struct ConsoleSettings: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080, brokerURL: String = "mqtt://127.0.0.1:1883", brokerCAFile: String? = nil,
         topics: Topics = Topics(), idleExpiry: Duration = .seconds(30 * 60), onlineWindow: Duration = .seconds(10 * 60),
-        publicURL: URL? = nil, behindTLSProxy: Bool = false, privacyTimeout: Duration = .seconds(15), logLevel: Logger.Level = .info
+        publicURL: URL? = nil, behindTLSProxy: Bool = false, tiles: MapTiles? = nil, privacyTimeout: Duration = .seconds(15),
+        logLevel: Logger.Level = .info
     ) {
         self.host = host
         self.port = port
@@ -48,6 +52,7 @@ public struct ConsoleSettings: Sendable {
         self.onlineWindow = onlineWindow
         self.publicURL = publicURL
         self.behindTLSProxy = behindTLSProxy
+        self.tiles = tiles
         self.privacyTimeout = privacyTimeout
         self.logLevel = logLevel
     }
@@ -79,6 +84,13 @@ public struct ConsoleSettings: Sendable {
             }
             publicURL = url
         }
+        var tiles: MapTiles?
+        if let raw = value("GUARDIAN_CONSOLE_TILE_URL") {
+            guard let parsed = MapTiles(template: raw) else {
+                throw ConfigurationError(key: "GUARDIAN_CONSOLE_TILE_URL", reason: "must be an http(s) URL with {z}, {x} and {y}, got '\(raw)'")
+            }
+            tiles = parsed
+        }
         self.init(
             host: value("GUARDIAN_CONSOLE_HOST") ?? "127.0.0.1",
             port: try number("GUARDIAN_CONSOLE_PORT", default: 8080, range: 0...65535),
@@ -86,6 +98,7 @@ public struct ConsoleSettings: Sendable {
             idleExpiry: .seconds(try number("GUARDIAN_CONSOLE_IDLE_MINUTES", default: 30, range: 1...(7 * 24 * 60)) * 60),
             onlineWindow: .seconds(try number("GUARDIAN_CONSOLE_ONLINE_MINUTES", default: 10, range: 1...(24 * 60)) * 60),
             publicURL: publicURL, behindTLSProxy: ["1", "true", "yes"].contains(value("GUARDIAN_CONSOLE_BEHIND_TLS_PROXY")?.lowercased() ?? ""),
+            tiles: tiles,
             privacyTimeout: .seconds(try number("GUARDIAN_CONSOLE_PRIVACY_TIMEOUT", default: 15, range: 1...600)),
             logLevel: shared.logLevel)
     }

@@ -2,12 +2,13 @@ import Foundation
 import GuardianShared
 
 /// The family's last known locations and the danger zones, drawn as an SVG on the server: an
-/// equirectangular projection around the points (fine at a town's scale), no map tiles, so no
-/// outside server learns where the children are. A text list says the same for screen readers and
+/// equirectangular projection around the points (fine at a town's scale), with no map tiles unless
+/// the user configured a tile server, so by default no outside server learns where the children are. A text list says the same for screen readers and
 /// for reading without colour.
 struct FamilyMap {
     let view: FamilyView
     let children: [Family.Child]
+    var tiles: MapTiles? = nil
     var width = 640.0
     var height = 400.0
 
@@ -46,6 +47,15 @@ struct FamilyMap {
         var svg = "<svg class=\"map\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(f(width)) \(f(height))\" role=\"img\" aria-labelledby=\"map-caption\">"
         svg += "<title id=\"map-caption\">Map of the children’s last known locations and the danger zones</title>"
         svg += "<rect width=\"100%\" height=\"100%\" class=\"map-ground\"/>"
+        if let tiles {
+            func latitude(_ y: Double) -> Double { ((height / 2 - y) / scale + centreY) / metresPerDegreeLat }
+            func longitude(_ x: Double) -> Double { ((x - width / 2) / scale + centreX) / metresPerDegreeLon }
+            let placed = tiles.cover(
+                north: latitude(0), south: latitude(height), west: longitude(0), east: longitude(width), pixelsPerMetre: scale, point: point)
+            for tile in placed {
+                svg += "<image class=\"tile\" href=\"\(HTML.escape(tile.url))\" x=\"\(f(tile.x))\" y=\"\(f(tile.y))\" width=\"\(f(tile.width))\" height=\"\(f(tile.height))\" preserveAspectRatio=\"none\"/>"
+            }
+        }
         for zone in shownZones {
             let c = point(zone.lat, zone.lon)
             let r = max(zone.radius * scale, 4)

@@ -8,6 +8,7 @@ struct FamilyPage {
     let csrf: String
     let now: Timestamp
     let onlineWindow: Duration
+    var tiles: MapTiles? = nil
 
     var children: [Family.Child] { view.children(of: parent) }
 
@@ -39,7 +40,7 @@ struct FamilyPage {
         case .children: childrenSection()
         case .commands: commandsSection()
         case .notifications: notificationsSection()
-        case .map: FamilyMap(view: view, children: children).render()
+        case .map: FamilyMap(view: view, children: children, tiles: tiles).render()
         case .day: ""
         }
     }
