@@ -65,6 +65,8 @@ public final class DynamicSecurityControl: Sendable {
         do {
             payload = try JSONEncoder().encode(["commands": tagged])
             try await client.publish(Self.topic, payload: payload)
+        } catch MQTTError.publishRefused(_, let code) {
+            throw .refused(command: names, reason: "not authorized (MQTT reason \(code)): connect as admin")
         } catch {
             throw .refused(command: names, reason: "\(error)")
         }

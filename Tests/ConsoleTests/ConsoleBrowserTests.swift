@@ -39,22 +39,10 @@ struct ConsoleBrowserTests {
             "CHILD_PASSWORD": h.broker.password(for: "tablet-sam")!, "ADMIN_PASSWORD": h.broker.password(for: "admin")!,
             "CHROMIUM": Self.chromium!, "CHROMEDRIVER": Self.driver!, "SCREENSHOT_DIR": screenshots.path,
         ]
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", TestBroker.repositoryRoot.appendingPathComponent("Tests/ConsoleTests/console_browser_check.py").path]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
-        let collected = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }
-        let deadline = ContinuousClock.now + .seconds(600)
-        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        let text = String(decoding: await collected.value, as: UTF8.self)
-        process.waitUntilExit()
+        let run = try await PythonScript("Tests/ConsoleTests/console_browser_check.py").run(environment: environment)
+        let text = String(decoding: run.output, as: UTF8.self)
         print(text)
-        #expect(process.terminationStatus == 0, "the browser check failed:\n\(text)")
+        #expect(run.status == 0, "the browser check failed:\n\(text)")
         #expect(text.contains("ALL CHECKS PASSED"))
         await h.shutdown()
     }

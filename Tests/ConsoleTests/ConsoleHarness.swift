@@ -98,20 +98,7 @@ final class ConsoleHarness: @unchecked Sendable {
             "guardian/events/\(device)/profile",
             payload: GuardianJSON.encode(DeviceEvent(id: "p", deviceId: device, ts: ts0, receivedAt: ts0, body: DeviceProfile(timezone: "Europe/Paris", role: .child))),
             retain: true)
-        let lines = try String(contentsOf: TestBroker.repositoryRoot.appendingPathComponent("samples/day.jsonl"), encoding: .utf8).split(separator: "\n")
-        let decoder = JSONDecoder()
-        struct Timed: Decodable { var ts: Timestamp }
-        for (i, line) in lines.enumerated() {
-            let data = Data(line.utf8)
-            let ts = try decoder.decode(Timed.self, from: data).ts
-            if line.contains("activity") {
-                let event = DeviceEvent(id: "m\(ts.milliseconds)", deviceId: device, ts: ts, receivedAt: ts, body: try decoder.decode(Motion.self, from: data))
-                try await admin.publish("guardian/events/\(device)/motion", payload: GuardianJSON.encode(event))
-            } else {
-                let event = DeviceEvent(id: "l\(ts.milliseconds)-\(i)", deviceId: device, ts: ts, receivedAt: ts, body: try decoder.decode(Location.self, from: data))
-                try await admin.publish("guardian/events/\(device)/location", payload: GuardianJSON.encode(event))
-            }
-        }
+        try await SampleDay.publishEvents(SampleDay.lines, device: device, with: admin)
         try await admin.publish("guardian/timeline/\(device)/generate", payload: Data("{}".utf8))
         await days.wait(for: 1, timeout: .seconds(60))
         return "2026-11-18"

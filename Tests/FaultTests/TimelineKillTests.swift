@@ -6,8 +6,8 @@ import Testing
 
 extension KillTests {
     /// Days of hourly events for several devices, with a generate request after each day: every hour
-    /// is a motion event (stationary and walking alternating, an hour long: no segmentation pass
-    /// merges or drops them) at a place of its own, so each event is exactly one slot of the
+    /// is a motion event (an hour's stay and an hour's drive alternating, each stay at a place more
+    /// than a kilometre from the last: no segmentation pass merges or drops them) at a place of its own, so each event is exactly one slot of the
     /// published day, and a lost motion or location event shows as a missing slot or a wrong place.
     @Test("timeline killed with SIGKILL mid-stream: every event is in the published days, none lost")
     func timeline() async throws {
@@ -37,7 +37,7 @@ extension KillTests {
                     let (lat, lon) = place(day, h)
                     let fix = DeviceEvent(id: "l-\(day)-\(h)", deviceId: "dev-\(d)", ts: ts, receivedAt: ts, body: Location(lat: lat, lon: lon, acc: 10))
                     let motion = DeviceEvent(
-                        id: "m-\(day)-\(h)", deviceId: "dev-\(d)", ts: ts, receivedAt: ts, body: Motion(activity: h % 2 == 0 ? .stationary : .walking))
+                        id: "m-\(day)-\(h)", deviceId: "dev-\(d)", ts: ts, receivedAt: ts, body: Motion(activity: h % 2 == 0 ? .stationary : .automotive))
                     stream.append(MQTTOutgoing(topic: "guardian/events/dev-\(d)/location", payload: GuardianJSON.encode(fix)))
                     stream.append(MQTTOutgoing(topic: "guardian/events/dev-\(d)/motion", payload: GuardianJSON.encode(motion)))
                 }
@@ -73,7 +73,7 @@ extension KillTests {
                 let start = instant(index, h).rfc3339, end = instant(index, h + 1).rfc3339
                 let location = slot["location"] as? [String: Any], (lat, lon) = place(index, h)
                 guard slot["start"] as? String == start, slot["end"] as? String == end,
-                    slot["activity"] as? String == (h % 2 == 0 ? "stationary" : "walking"),
+                    slot["activity"] as? String == (h % 2 == 0 ? "stationary" : "automotive"),
                     let la = location?["lat"] as? Double, let lo = location?["lon"] as? Double, abs(la - lat) < 1e-9, abs(lo - lon) < 1e-9
                 else { return "\(device) \(date(index)) hour \(h): \(slot)" }
             }

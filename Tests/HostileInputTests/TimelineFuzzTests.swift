@@ -76,13 +76,13 @@ extension HostileInputTests {
         await run.checkReports()
         #expect(service.counters["events"] == motion.count + locations.count, "timeline stored \(service.counters["events"]) events, \(motion.count + locations.count) were valid")
 
-        // A full rebuild from what the service stored equals the day built offline from the valid events alone.
+        // A full rebuild from what the service stored equals the day built offline (labelled, as
+        // published) from the valid events alone.
         let before = run.outputMessages.count
         await run.sendValid("guardian/timeline/fuzz-ok/generate", Data(#"{"from": "2026-11-17T00:00:00Z"}"#.utf8))
         await run.waitForOutputs { $0.count > before }
-        let until = max(motion.map(\.timestamp).max() ?? 0, locations.map(\.timestamp).max() ?? 0)
-        let rebuilt = TimelineGenerator().rebuild(motion: motion, locations: locations, until: until)
-        let expected = try #require(DayTimeline.days(of: rebuilt.state, timeZone: TimeZone(identifier: "UTC")!).first { $0.date == "2026-11-18" })
+        let offline = try OfflineTimeline.days(.init(deviceId: "fuzz-ok", motion: motion, locations: locations), timeZone: TimeZone(identifier: "UTC")!)
+        let expected = try #require(offline.first { $0.date == "2026-11-18" })
         let published = try #require(
             run.outputs(on: "guardian/timeline/fuzz-ok/days/2026-11-18").last.flatMap { try? JSONDecoder().decode(PublishedDay.self, from: $0.payload) })
         #expect(published.deviceId == "fuzz-ok" && !published.slots.isEmpty)

@@ -50,21 +50,8 @@ struct GuardianMCPTests {
 
     /// Runs the Python client against `target` (an executable for stdio, or a URL) and returns its JSON report.
     static func runClient(_ target: String, environment: [String: String]) async throws -> [String: Any] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", TestBroker.repositoryRoot.appendingPathComponent("Tests/MCPTests/mcp_client_check.py").path, target]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
-        let collected = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }
-        let deadline = ContinuousClock.now + .seconds(360)
-        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        let data = await collected.value
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let (data, status) = try await PythonScript("Tests/MCPTests/mcp_client_check.py").run([target], environment: environment, ceiling: .seconds(360))
+        #expect(status == 0)
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(String(decoding: data, as: UTF8.self))")
     }
 

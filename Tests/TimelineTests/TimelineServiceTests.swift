@@ -42,19 +42,7 @@ final class TimelineHarness: @unchecked Sendable {
 
     /// Publishes the sample day's events as ingest would, and the device's profile.
     func publishDay(_ device: String, lines: ArraySlice<String>) async throws {
-        let decoder = JSONDecoder()
-        for (i, line) in lines.enumerated() {
-            let data = Data(line.utf8)
-            struct Timed: Decodable { var ts: Timestamp }
-            let ts = try decoder.decode(Timed.self, from: data).ts
-            if line.contains("activity") {
-                let event = DeviceEvent(id: "m\(ts.milliseconds)", deviceId: device, ts: ts, receivedAt: ts, body: try decoder.decode(Motion.self, from: data))
-                try await admin.publish("guardian/events/\(device)/motion", payload: GuardianJSON.encode(event))
-            } else {
-                let event = DeviceEvent(id: "l\(ts.milliseconds)-\(i)", deviceId: device, ts: ts, receivedAt: ts, body: try decoder.decode(Location.self, from: data))
-                try await admin.publish("guardian/events/\(device)/location", payload: GuardianJSON.encode(event))
-            }
-        }
+        try await SampleDay.publishEvents(lines, device: device, with: admin)
     }
 
     func profile(_ device: String, timezone: String) async throws {
@@ -74,10 +62,7 @@ final class TimelineHarness: @unchecked Sendable {
         return latest
     }
 
-    static let sampleDay: [String] = {
-        let url = TestBroker.repositoryRoot.appendingPathComponent("samples/day.jsonl")
-        return (try? String(contentsOf: url, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
-    }()
+    static let sampleDay = SampleDay.lines
 }
 
 @Suite("timeline over a real mosquitto")
