@@ -30,7 +30,8 @@ test: deps
 	@GUARDIAN_BIN="$$($(SWIFT) build --show-bin-path)" scripts/demo.sh
 	@tmp="$$(mktemp -d /tmp/guardian-test.XXXXXX)"; trap 'scripts/cleanup-test-brokers.sh "$$tmp"; rm -rf "$$tmp"' EXIT; \
 	  export TMPDIR="$$tmp"; \
-	  $(SWIFT) test --skip-build --skip HostileInputTests && $(SWIFT) test --skip-build --filter HostileInputTests
+	  $(SWIFT) test --skip-build --skip HostileInputTests; first=$$?; \
+	  $(SWIFT) test --skip-build --filter HostileInputTests && exit $$first
 
 ## The scripted end-to-end demo: every service as its own process over a real mosquitto.
 demo: build

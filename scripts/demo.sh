@@ -70,8 +70,9 @@ listen() {
   local topics=()
   for topic in "$@"; do topics+=(-t "$topic"); done
   pub admin -r -t "$probe" -m ready
+  : > "$work/$name.raw"
   mosquitto_sub -p "$port" -u admin -P "$(pw admin)" -V mqttv5 -v "${topics[@]}" -t "$probe" -C $((count + 2)) -W "$seconds" \
-    > "$work/$name.raw" 2>/dev/null &
+    >> "$work/$name.raw" 2>/dev/null &
   listeners[$name]=$!
   pids+=($!)
   local ready=0
