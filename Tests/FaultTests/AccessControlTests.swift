@@ -48,7 +48,7 @@ struct AccessControlTests {
 
     /// Waits for the command-router's reply to `commandId` on a collector of replies.
     static func reply(_ replies: MessageCollector, _ commandId: String) async -> CommandReply? {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline {
             if let found = replies.all.compactMap({ try? JSONDecoder().decode(CommandReply.self, from: $0.payload) }).first(where: { $0.commandId == commandId }) {
                 return found
@@ -353,7 +353,7 @@ struct AccessControlTests {
             // Registered before connecting: sent at CONNECT if the broker ever accepted it.
             let received = try await MessageCollector(client, "#")
             var failure: MQTTError?
-            do { try await client.connect(timeout: .seconds(5)) } catch { failure = error }
+            do { try await client.connect(timeout: .seconds(60)) } catch { failure = error }
             #expect(failure == .connectionRefused(reasonCode: Self.notAuthorized), "\(c.clientId): \(String(describing: failure))")
             #expect(!client.isConnected)
             try await admin.publish("guardian/notifications/phone-alice", payload: Data(#"{"for": "alice"}"#.utf8))
@@ -398,7 +398,7 @@ struct AccessControlTests {
             borrowed.password = broker.password(for: other)
             let impostor = try MQTTClient(configuration: borrowed, logger: Self.silent)
             await #expect(throws: MQTTError.connectionRefused(reasonCode: Self.notAuthorized), "\(service) with \(other)'s password") {
-                try await impostor.connect(timeout: .seconds(5))
+                try await impostor.connect(timeout: .seconds(60))
             }
             await impostor.shutdown(flushTimeout: .zero)
 
