@@ -41,10 +41,7 @@ struct SensorEmitter {
         case .move(let moving, let from, let to):
             activity = moving
             if lastFix == nil { fix(at: piece.start, from) }
-            let steps = Int(from.distance(to: to) / 600)
-            for step in stride(from: 1, through: steps, by: 1) {
-                let fraction = Double(step) / Double(steps)
-                let point = GeoPoint(lat: from.lat + (to.lat - from.lat) * fraction, lon: from.lon + (to.lon - from.lon) * fraction)
+            for (fraction, point) in from.waypoints(to: to, every: 600) {
                 fix(at: piece.start + Int64(Double(piece.end - piece.start) * fraction), point)
             }
         }

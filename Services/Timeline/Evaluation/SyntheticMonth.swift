@@ -323,10 +323,7 @@ struct Emitter {
             }
         case .move(let moving, let from, let to):
             activity = moving
-            let steps = Int(from.distance(to: to) / 600)
-            for step in stride(from: 1, through: steps, by: 1) {
-                let fraction = Double(step) / Double(steps)
-                let point = GeoPoint(lat: from.lat + (to.lat - from.lat) * fraction, lon: from.lon + (to.lon - from.lon) * fraction)
+            for (fraction, point) in from.waypoints(to: to, every: 600) {
                 fix(at: block.start + Int64(Double(block.end - block.start) * fraction), point)
             }
         }
