@@ -8,7 +8,7 @@ import MQTT
 struct IngestBenchmark {
     let executables: URL
     let count = Int(ProcessInfo.processInfo.environment["GUARDIAN_BENCH_EVENTS"] ?? "") ?? 50_000
-    let rounds = 3
+    let rounds = 5
 
     func run() async throws {
         let broker = try TestBroker(autosaveInterval: 10)
@@ -28,18 +28,30 @@ struct IngestBenchmark {
         try await Task.sleep(for: .seconds(2))
         let idleRSS = ingest.residentBytes ?? 0
 
-        // Alternating rounds, so that a slow moment of the machine touches both figures alike.
+        // Alternating rounds, so that a slow moment of the machine touches both figures alike; the
+        // CPU each process spent per message in each round, so a slow round shows whose time grew.
         var raws: [Double] = []
         var singles: [Double] = []
+        var relayCPU = CPUPerMessage()
+        var ingestCPU = CPUPerMessage()
+        func usage() -> [String: ProcessUsage] {
+            var result = ["ingest": ProcessUsage(pid: ingest.pid), "bench": ProcessUsage(pid: getpid())]
+            if let broker = broker.processID { result["mosquitto"] = ProcessUsage(pid: broker) }
+            return result
+        }
         for round in 0..<rounds {
+            var before = usage()
             raws.append(
                 try await meter.measure(
                     publishTo: { "bench/raw/device-\($0 / 100)/location" }, payloads: payloads(round: round, prefix: "r"), filter: "bench/raw/#",
                     expected: count))
+            relayCPU.record(before, usage(), messages: count)
+            before = usage()
             singles.append(
                 try await meter.measure(
                     publishTo: { "guardian/devices/device-\($0 / 100)/location" }, payloads: payloads(round: round, prefix: "b"),
                     filter: "guardian/events/#", expected: count))
+            ingestCPU.record(before, usage(), messages: count)
         }
         let busyRSS = ingest.residentBytes ?? 0
 
@@ -60,6 +72,9 @@ struct IngestBenchmark {
         let perRound = RoundRatios(singles, over: raws)
         print("ingest, single events   \(perRound.summary)")
         print(perRound.verdict("ingest", atLeast: 0.55))
+        print("  cpu, raw relay:  " + relayCPU.summary(order: ["mosquitto", "bench"], unit: "message"))
+        print("  cpu, ingest:     " + ingestCPU.summary(order: ["ingest", "mosquitto", "bench"], unit: "event")
+              + " (the broker carries each event twice: in to ingest, out to the subscriber)")
         print(String(format: "ingest, batches of 100  %10.0f events/s  ratio %.2f of raw relay", batched, batched / raw))
         print(String(format: "ingest resident memory  idle %.1f MB, after load %.1f MB   goal idle < 30 MB  %@",
                      Double(idleRSS) / 1_048_576, Double(busyRSS) / 1_048_576, idleRSS < 30 * 1_048_576 ? "met" : "NOT MET"))

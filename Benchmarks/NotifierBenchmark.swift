@@ -8,7 +8,7 @@ import MQTT
 struct NotifierBenchmark {
     let executables: URL
     var count = Int(ProcessInfo.processInfo.environment["GUARDIAN_BENCH_NOTIFICATIONS"] ?? "") ?? 30_000
-    let rounds = 3
+    let rounds = 5
 
     func run() async throws {
         let environment = try BenchEnvironment(executables: executables)
@@ -32,14 +32,20 @@ struct NotifierBenchmark {
         // Alternating rounds, so that a slow moment of the machine touches both figures alike.
         var raws: [Double] = []
         var rates: [Double] = []
+        var relayCPU = CPUPerMessage()
+        var notifierCPU = CPUPerMessage()
         for round in 0..<rounds {
             let batch = payloads(round: round)
+            var before = environment.usage()
             raws.append(try await meter.measure(publishTo: { "bench/raw/\($0 % 1000)" }, payloads: batch, filter: "bench/raw/#", expected: count))
+            relayCPU.record(before, environment.usage(), messages: count)
+            before = environment.usage()
             do {
                 rates.append(
                     try await meter.measure(
                         publishTo: { "guardian/predictions/d\($0 % 1000)" }, payloads: batch, filter: "guardian/notifications/+", expected: count,
                         timeout: .seconds(60)))
+                notifierCPU.record(before, environment.usage(), messages: count)
             } catch {
                 try await Task.sleep(for: .seconds(2))
                 print("notifier stats: \(presence.objects.last?["stats"] ?? "none"); errors: \(errors.count)")
@@ -55,5 +61,8 @@ struct NotifierBenchmark {
         let perRound = RoundRatios(rates, over: raws)
         print("notifier                \(perRound.summary)")
         print(perRound.verdict("notifier", atLeast: 0.35))
+        print("  cpu, raw relay:  " + relayCPU.summary(order: ["mosquitto", "bench"], unit: "message"))
+        print("  cpu, notifier:   " + notifierCPU.summary(order: ["notifier", "mosquitto", "bench"], unit: "notification")
+              + " (each notification: a prediction in, the notification out and back as an echo)")
     }
 }

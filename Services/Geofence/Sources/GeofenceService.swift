@@ -26,7 +26,7 @@ public final class GeofenceService: Service, Sendable {
     static let retainedKinds = [RetentionPolicy.Kind("visits", days: 30)]
 
     public init(config: GuardianConfig, logger: Logger, clock: ServiceClock = .system) throws {
-        runtime = try BusRuntime(service: Self.name, config: config, logger: logger)
+        runtime = try BusRuntime(service: Self.name, config: config, logger: logger, coalescingPause: BusRuntime.pauseUnderLoad)
         store = try GeofenceStore(config: config, logger: runtime.logger)
         privacy = try PrivacyDesk(runtime: runtime, store: store.store, kinds: Self.retainedKinds, sharded: true, clock: clock)
         outbox = DurableOutbox(store: store.store, client: runtime.client, logger: runtime.logger)

@@ -18,7 +18,7 @@ public final class IngestService: Service, Sendable {
     let privacy: PrivacyDesk
 
     public init(config: GuardianConfig, logger: Logger, clock: ServiceClock = .system) throws {
-        runtime = try BusRuntime(service: Self.name, config: config, logger: logger)
+        runtime = try BusRuntime(service: Self.name, config: config, logger: logger, coalescingPause: BusRuntime.pauseUnderLoad)
         let store = try IngestStore(config: config, logger: runtime.logger)
         var kinds = Self.retainedKinds
         if let days = config.environment["GUARDIAN_INGEST_RETENTION_DAYS"].flatMap(Double.init), days > 0,

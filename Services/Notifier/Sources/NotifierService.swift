@@ -34,7 +34,7 @@ public final class NotifierService: Service, Sendable {
     public init(config: GuardianConfig, logger: Logger, clock: ServiceClock = .system) throws {
         // Under load a prediction and its notification's echo arrive a few at a time, and each turn
         // costs a commit: a short pause lets a turn take many.
-        runtime = try BusRuntime(service: Self.name, config: config, logger: logger, coalescingPause: .microseconds(200))
+        runtime = try BusRuntime(service: Self.name, config: config, logger: logger, coalescingPause: BusRuntime.pauseUnderLoad)
         store = try NotifierStore(config: config, logger: runtime.logger)
         outbox = DurableOutbox(store: store.store, client: runtime.client, logger: runtime.logger)
         var rules = NotificationRules()
