@@ -25,17 +25,30 @@ pub() {
   [[ "$said" != *"failed"* ]] || fail "the broker refused $user: $said"
 }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-port="$(free_port)"
-tls_port="$(free_port)"
 mkdir -p "$work/data"
-# A first start: new passwords for admin, every service and the sample accounts, a new certificate.
-GUARDIAN_BIN="$bin" GUARDIAN_TLS_DIR="$work/tls" "$root/scripts/broker-setup.sh" "$work" "$port" "$tls_port" --samples
-sed -i "s|^listener $tls_port\$|listener $tls_port 127.0.0.1|" "$work/mosquitto.conf"
-mosquitto -c "$work/mosquitto.conf" > "$work/mosquitto-stdout.log" 2>&1 &
-pids+=($!)
-# Every wait below has a generous ceiling (never a measure of speed) and ends as soon as its event happens.
+# A port found free can be taken by another process before mosquitto binds it: then mosquitto exits,
+# and the demo tries new ports (a first start makes the passwords and certificate, later ones keep them).
 listening=0
-for _ in $(seq 1 1200); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && { listening=1; break; }; sleep 0.05; done
+for attempt in 1 2 3 4 5; do
+  port="$(free_port)"
+  tls_port="$(free_port)"
+  [ "$port" != "$tls_port" ] || continue
+  # A first start: new passwords for admin, every service and the sample accounts, a new certificate.
+  GUARDIAN_BIN="$bin" GUARDIAN_TLS_DIR="$work/tls" "$root/scripts/broker-setup.sh" "$work" "$port" "$tls_port" --samples
+  sed -i "s|^listener $tls_port\$|listener $tls_port 127.0.0.1|" "$work/mosquitto.conf"
+  mosquitto -c "$work/mosquitto.conf" > "$work/mosquitto-stdout.log" 2>&1 &
+  broker=$!
+  pids+=("$broker")
+  # Every wait below has a generous ceiling (never a measure of speed) and ends as soon as its event happens.
+  for _ in $(seq 1 1200); do
+    kill -0 "$broker" 2>/dev/null || break
+    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && kill -0 "$broker" 2>/dev/null && { listening=1; break; }
+    sleep 0.05
+  done
+  [ "$listening" = 1 ] && break
+  echo "mosquitto did not start on ports $port/$tls_port (attempt $attempt): $(tail -n 2 "$work/mosquitto-stdout.log" 2>/dev/null)" >&2
+  kill "$broker" 2>/dev/null || true
+done
 [ "$listening" = 1 ] || fail "mosquitto does not listen on port $port"
 
 export GUARDIAN_MQTT_URL="mqtt://127.0.0.1:$port"
@@ -124,7 +137,7 @@ guardian family set alex --parent parent-alex --child tablet-sam=Sam
 # The router reads the family before the command (one connection, in order); a command refused or
 # unanswered within the CLI's 10 s is asked again (blocking games twice changes nothing).
 accepted=0
-for _ in 1 2 3; do guardian command --parent parent-alex "Block all games for 2 hours" && { accepted=1; break; }; sleep 1; done
+for _ in 1 2 3; do guardian command --parent parent-alex --timeout 60 "Block all games for 2 hours" && { accepted=1; break; }; sleep 1; done
 [ "$accepted" = 1 ] || fail "the command was not accepted"
 sub guardian/children/tablet-sam/policy 1 120 > "$work/policy.json"
 grep -q '"games"' "$work/policy.json" || fail "the policy does not block games"

@@ -24,6 +24,9 @@ struct CommandCommand: AsyncParsableCommand {
     @Option(help: "IANA time zone for relative times in --dry-run.")
     var timezone = "UTC"
 
+    @Option(help: "Seconds to wait for the command-router's reply.")
+    var timeout = 10.0
+
     func run() async throws {
         if dryRun {
             guard let zone = TimeZone(identifier: timezone) else { throw ValidationError("unknown time zone \(timezone)") }
@@ -38,6 +41,7 @@ struct CommandCommand: AsyncParsableCommand {
             return
         }
         guard Identifier.isValid(parent) else { throw ValidationError("'\(parent)' is not a user id") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds") }
         let (client, topics) = try await BusConnection.connect(clientSuffix: "command")
         let replies = try await client.subscribe("\(topics.prefix)/parents/\(parent)/replies")
         let id = "cli-\(UUID().uuidString.prefix(8))"
@@ -51,13 +55,13 @@ struct CommandCommand: AsyncParsableCommand {
             return nil
         }
         let timeout = Task {
-            try await Task.sleep(for: .seconds(10))
+            try await Task.sleep(for: .seconds(timeout))
             wait.cancel()
         }
         let reply = await wait.value
         timeout.cancel()
         await client.shutdown()
-        guard let reply else { throw ValidationError("no reply from the command-router within 10 s") }
+        guard let reply else { throw ValidationError("no reply from the command-router within \(String(format: "%g", timeout)) s") }
         print("\(reply.status.rawValue): \(reply.summary)\(reply.reason.map { " (\($0))" } ?? "")")
         if reply.status != .accepted { throw ExitCode(1) }
     }

@@ -28,21 +28,23 @@ final class FakeLLMServer: @unchecked Sendable {
 
     /// Starts the server; `slowSeconds` is how long mode `slow` takes to answer.
     init(slowSeconds: Double = 3) throws {
-        port = try TestBroker.freePort()
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Fixtures.url("fake_llm_server.py").path, String(port), String(slowSeconds)]
-        process.standardOutput = FileHandle.nullDevice
+        // Port 0: the server binds a free port itself and says which, so no other process can take it in between.
+        process.arguments = ["python3", Fixtures.url("fake_llm_server.py").path, "0", String(slowSeconds)]
+        let output = Pipe()
+        process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        while !TestBroker.canConnect(port: port) {
-            guard process.isRunning, Date() < deadline else {
-                stop()
-                throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "fake LLM server did not start"])
-            }
-            usleep(20_000)
+        // "listening PORT", or end of file should it exit first (a blocking read: the server prints at once or dies).
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line.append(byte) }
+        guard let announced = String(decoding: line, as: UTF8.self).split(separator: " ").last.flatMap({ Int($0) }) else {
+            port = 0
+            stop()
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "fake LLM server did not start"])
         }
+        port = announced
     }
 
     deinit { stop() }

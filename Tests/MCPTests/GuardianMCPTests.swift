@@ -86,12 +86,19 @@ struct GuardianMCPTests {
     func toolsOverHTTP() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.mcp.path), "build guardian-mcp first (swift build --build-tests)")
         let household = try await Household()
-        let port = try TestBroker.freePort()
         let logs = try TemporaryDirectory()
+        // Port 0: the server binds a free port itself (no race with another process) and logs its URL.
+        let log = logs.url.appendingPathComponent("guardian-mcp.log")
         let server = try ServiceProcess(
-            executable: Self.mcp, environment: household.environment.merging(["GUARDIAN_MCP_HTTP_PORT": "\(port)"]) { $1 },
-            logFile: logs.url.appendingPathComponent("guardian-mcp.log"))
-        let url = URL(string: "http://127.0.0.1:\(port)/mcp")!
+            executable: Self.mcp, environment: household.environment.merging(["GUARDIAN_MCP_HTTP_PORT": "0", "GUARDIAN_LOG_LEVEL": "notice"]) { $1 }, logFile: log)
+        var announced: URL?
+        #expect(await eventually(.seconds(120)) {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            guard let range = text.range(of: #"http://127\.0\.0\.1:[0-9]+/mcp"#, options: .regularExpression) else { return false }
+            announced = URL(string: String(text[range]))
+            return true
+        })
+        let url = try #require(announced, "guardian-mcp logs the URL it listens on")
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")

@@ -69,9 +69,15 @@ public final class ParentBridge: Sendable {
     /// The child's retained status, policy and latest command (each nil when none was published).
     public func status(of child: Family.Child) async throws -> [String: JSONObject] {
         var answer: [String: JSONObject] = ["child": .string(child.deviceId), "name": .string(child.name)]
-        for part in ["status", "policy", "command"] {
-            let subscription = try await client.subscribe("\(topics.prefix)/children/\(child.deviceId)/\(part)")
-            let value = try await first(of: subscription, timeout: .milliseconds(500)) { message in
+        let parts = ["status", "policy", "command"]
+        var subscriptions: [MQTTSubscription] = []
+        for part in parts { subscriptions.append(try await client.subscribe("\(topics.prefix)/children/\(child.deviceId)/\(part)")) }
+        // The broker sends a subscription's retained message right after its acknowledgement, so once a
+        // later subscription is acknowledged every retained message above has arrived: what is not in
+        // a stream by then was never published, however slow the machine.
+        _ = try await client.subscribe("\(topics.prefix)/parents/\(parent)/barrier/\(UUID().uuidString.prefix(12))")
+        for (part, subscription) in zip(parts, subscriptions) {
+            let value = try await first(of: subscription, timeout: .milliseconds(100)) { message in
                 message.payload.isEmpty ? nil : try? JSONDecoder().decodePayload(JSONObject.self, from: message.payload)
             }
             answer[part] = value ?? .null

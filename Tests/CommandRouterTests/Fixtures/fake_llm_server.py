@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A stand-in for an OpenAI-compatible chat-completions server (llama.cpp's llama-server).
 
-Usage: fake_llm_server.py PORT [SLOW_SECONDS]
+Usage: fake_llm_server.py PORT [SLOW_SECONDS]   (PORT 0: any free port; it prints "listening PORT")
 
 Listens on 127.0.0.1:PORT. The first path segment picks the behaviour, so one server serves every
 test: POST /{mode}/v1/chat/completions with mode
@@ -116,7 +116,8 @@ def main():
     threading.Thread(target=exit_with_parent, args=(os.getppid(),), daemon=True).start()
     server = ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler)
     server.daemon_threads = True
-    print("listening", flush=True)
+    # PORT 0: the system picks a free one; the first line says which (no race with another process).
+    print("listening", server.server_address[1], flush=True)
     server.serve_forever()
 
 
