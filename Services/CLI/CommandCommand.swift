@@ -54,12 +54,13 @@ struct CommandCommand: AsyncParsableCommand {
             }
             return nil
         }
-        let timeout = Task {
-            try await Task.sleep(for: .seconds(timeout))
+        let ceiling = timeout
+        let timer = Task {
+            try await Task.sleep(for: .seconds(ceiling))
             wait.cancel()
         }
         let reply = await wait.value
-        timeout.cancel()
+        timer.cancel()
         await client.shutdown()
         guard let reply else { throw ValidationError("no reply from the command-router within \(String(format: "%g", timeout)) s") }
         print("\(reply.status.rawValue): \(reply.summary)\(reply.reason.map { " (\($0))" } ?? "")")
