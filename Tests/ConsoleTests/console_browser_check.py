@@ -156,14 +156,12 @@ def sign_in(driver, user, password):
 
 
 def main():
-    options = webdriver.ChromeOptions()
-    options.binary_location = os.environ["CHROMIUM"]
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=360,800", "--disable-gpu",
-                     "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-default-apps",
+    options = driver_options()
+    for argument in ["--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-default-apps",
                      "--disable-sync", "--metrics-recording-only", "--no-default-browser-check"]:
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
-    driver = webdriver.Chrome(service=chromedriver(), options=options)
+    driver = start_browser(options)
     driver.set_page_load_timeout(CEILING)
     driver.set_script_timeout(CEILING)
     requested = []
@@ -322,7 +320,7 @@ def run(driver, drain_network):
     check("/privacy/erase" in driver.current_url and "Erased" not in driver.title, "the erase waits for the box to be ticked")
 
     # Another family's parent sees nothing of this one.
-    other = webdriver.Chrome(service=chromedriver(), options=driver_options())
+    other = start_browser(driver_options())
     try:
         sign_in(other, "parent-bo", os.environ["OTHER_PARENT_PASSWORD"])
         WebDriverWait(other, CEILING, poll_frequency=0.05).until(lambda d: d.find_elements(By.ID, "children"))
@@ -351,6 +349,18 @@ def run(driver, drain_network):
     load(driver, URL + "/")
     check("/signin" in driver.current_url, "after signing out, the family page asks to sign in again")
     shot(driver, "10-signed-out")
+
+
+def start_browser(options):
+    """Chromium under chromedriver. Selenium gives the driver a port that was free a moment before,
+    which another process can take first on a busy machine: then this driver cannot start, and a new
+    one (on a new port) is tried."""
+    for attempt in range(5):
+        try:
+            return webdriver.Chrome(service=chromedriver(), options=options)
+        except Exception as error:  # the driver exited, or whoever took its port answered
+            print(f"(starting chromedriver failed, attempt {attempt + 1}: {type(error).__name__}: {str(error)[:200]})", flush=True)
+    fail("could not start chromedriver and Chromium")
 
 
 def chromedriver():

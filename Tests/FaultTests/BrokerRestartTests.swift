@@ -112,11 +112,11 @@ struct BrokerRestartTests {
     func stopsWithoutBroker(service: String) async throws {
         try #require(FaultHarness.built(service))
         let data = try TemporaryDirectory()
-        let nobody = try TestBroker.freePort()  // nothing listens there
+        let nobody = try ReservedPort()  // nothing listens there, and nothing else can while the test runs
         let process = try ServiceProcess(
             executable: FaultHarness.executables.appendingPathComponent(service),
             environment: [
-                "GUARDIAN_MQTT_URL": "mqtt://127.0.0.1:\(nobody)", "GUARDIAN_DATA_DIR": data.url.path, "GUARDIAN_LOG_LEVEL": "warning",
+                "GUARDIAN_MQTT_URL": "mqtt://127.0.0.1:\(nobody.port)", "GUARDIAN_DATA_DIR": data.url.path, "GUARDIAN_LOG_LEVEL": "warning",
                 "GUARDIAN_MODELS_DIR": TestBroker.repositoryRoot.appendingPathComponent("Models").path,
             ],
             logFile: data.url.appendingPathComponent("\(service).log"))
@@ -131,5 +131,6 @@ struct BrokerRestartTests {
         kill(process.pid, SIGTERM)
         let status = await process.waitForExit(timeout: .seconds(120))
         #expect(status == 0, "\(String(describing: status)): \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        withExtendedLifetime(nobody) {}
     }
 }

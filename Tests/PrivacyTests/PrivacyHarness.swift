@@ -81,12 +81,12 @@ final class PrivacyHarness: @unchecked Sendable {
     /// A counter of a running service (as its presence reports it).
     func counter(_ service: String, _ key: String) -> Int {
         switch running[service] {
-        case let s as IngestService: return s.counters[key] ?? 0
-        case let s as GeofenceService: return s.counters[key] ?? 0
-        case let s as PredictorService: return s.counters[key] ?? 0
-        case let s as TimelineService: return s.counters[key] ?? 0
-        case let s as CommandRouterService: return s.counters[key] ?? 0
-        case let s as NotifierService: return s.counters[key] ?? 0
+        case let s as IngestService: return s.counters[key]
+        case let s as GeofenceService: return s.counters[key]
+        case let s as PredictorService: return s.counters[key]
+        case let s as TimelineService: return s.counters[key]
+        case let s as CommandRouterService: return s.counters[key]
+        case let s as NotifierService: return s.counters[key]
         default: return 0
         }
     }

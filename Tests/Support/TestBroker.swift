@@ -13,14 +13,16 @@ import Glibc
 public final class TestBroker: @unchecked Sendable {
     public enum Access { case open, secured }
 
-    public private(set) var port: Int
+    public let port: Int
+    /// Held while this object lives, so a restart finds its ports still free (see `ReservedPort`).
+    private var reservations: [ReservedPort]
     public let directory: URL
     public let access: Access
     /// Seconds between the broker's saves of its state: 1 for tests that kill the broker and expect
     /// what it held to come back; benchmarks use the shipped configuration's 10.
     public let autosaveInterval: Int
     /// The TLS listener's port, when the broker has one.
-    public private(set) var tlsPort: Int?
+    public let tlsPort: Int?
     /// The generated passwords of a secured broker (`secrets/`, one file per account).
     public let secrets: BrokerSecrets
     private(set) var pid: pid_t = 0
@@ -33,7 +35,8 @@ public final class TestBroker: @unchecked Sendable {
     public init(access: Access = .open, autosaveInterval: Int = 1, tls: Bool = false) throws {
         self.access = access
         self.autosaveInterval = autosaveInterval
-        (port, tlsPort) = try TestBroker.freePorts(tls: tls)
+        reservations = try TestBroker.reservePorts(tls: tls)
+        (port, tlsPort) = (reservations[0].port, reservations.dropFirst().first?.port)
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("guardian-broker-\(port)-\(UUID().uuidString.prefix(8))")
         secrets = BrokerSecrets(directory: directory.appendingPathComponent("secrets"))
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
@@ -42,28 +45,11 @@ public final class TestBroker: @unchecked Sendable {
         }
         if tls { try TestBroker.makeCertificates(in: certificates) }
         try writeConfiguration()
-        // A port free a moment ago can be taken before mosquitto binds it (on a busy machine, often as
-        // the local port of some client's connection): then the broker starts on other ports.
-        var attempts = 1
-        while true {
-            do {
-                try start()
-                return
-            } catch TestBrokerError.cannotStart(let why) where why.contains("Address already in use") && attempts < 20 {
-                attempts += 1
-                try? FileManager.default.removeItem(at: logFile)
-                (port, tlsPort) = try TestBroker.freePorts(tls: tls)
-                try writeConfiguration()
-            }
-        }
+        try start()
     }
 
-    /// A free port, and a second one for TLS.
-    private static func freePorts(tls: Bool) throws -> (Int, Int?) {
-        let port = try freePort()
-        var tlsPort = tls ? try freePort() : nil
-        while tlsPort == port { tlsPort = try freePort() }
-        return (port, tlsPort)
+    private static func reservePorts(tls: Bool) throws -> [ReservedPort] {
+        tls ? [try ReservedPort(), try ReservedPort()] : [try ReservedPort()]
     }
 
     deinit {
@@ -210,26 +196,6 @@ public final class TestBroker: @unchecked Sendable {
     }
 
     // MARK: Ports
-
-    /// A TCP port on 127.0.0.1 that nothing listens on now.
-    public static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestBrokerError.cannotStart("socket: errno \(errno)") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else { throw TestBrokerError.cannotStart("bind: errno \(errno)") }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 
     /// True when something accepts connections on 127.0.0.1:`port`.
     public static func canConnect(port: Int) -> Bool {
