@@ -36,6 +36,7 @@ struct BrokerRestartTests {
         let notifications = try await Tally(observer, "guardian/notifications/+") { topic, object in
             (object["id"] as? String).map { "\(topic.split(separator: "/").last!)/\($0)" }
         }
+        let geofenceEvents = try await Tally(observer, "guardian/geofence/+")
         let presence = try await MessageCollector(observer, "guardian/services/+/kill")
         var processes: [ServiceProcess] = []
         defer { processes.forEach { $0.kill(signal: SIGKILL) } }
@@ -71,7 +72,11 @@ struct BrokerRestartTests {
         // and retained messages) and starts again on the same port and persistence directory.
         try await StreamSender(first.stream, with: phones, perSecond: 1000).finish()
         try #require(await FaultHarness.waitUntil(timeout: .seconds(180)) { notifications.distinct >= first.expected.count })
-        _ = await FaultHarness.waitUntil(timeout: .milliseconds(500)) { false }  // the last acknowledgements
+        // Nothing in flight when it stops: geofence has taken every fix (its exits came out too), and
+        // the broker has read the observer's acknowledgements (it answers this publish after them).
+        let firstHalfVisits = devices * (visits / 2) * 3
+        try #require(await FaultHarness.waitUntil(timeout: .seconds(180)) { geofenceEvents.distinct >= firstHalfVisits })
+        try await observer.publish("guardian/test/barrier", payload: Data("after the first half".utf8))
         broker.stop()
         try await Task.sleep(for: .milliseconds(500))
         presence.clear()

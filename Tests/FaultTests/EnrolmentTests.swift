@@ -206,7 +206,7 @@ struct EnrolmentTests {
             "GUARDIAN_MQTT_URL": broker.url, "GUARDIAN_MQTT_USERNAME": "admin", "GUARDIAN_MQTT_PASSWORD": broker.password(for: "admin") ?? "",
             "GUARDIAN_PUBLIC_HOST": "guardian.example",
         ]
-        let added = try CommandOutput.run(guardian, ["devices", "add", "ot-dana", "--role", "owntracks"], environment: environment)
+        let added = try await CommandOutput.run(guardian, ["devices", "add", "ot-dana", "--role", "owntracks"], environment: environment)
         #expect(added.status == 0, "\(added.text)")
         let password = try #require(added.text.split(separator: "\n").first { $0.hasPrefix("password: ") }?.dropFirst("password: ".count))
         #expect(added.text.contains("\"host\" : \"guardian.example\"") && added.text.contains("\"tls\" : true") && added.text.contains("8883"))
@@ -215,21 +215,21 @@ struct EnrolmentTests {
         try await phone.connect(timeout: .seconds(60))
         #expect(await Self.publishError(phone, "owntracks/ot-dana/phone") == nil)
 
-        let listed = try CommandOutput.run(guardian, ["devices", "list"], environment: environment)
+        let listed = try await CommandOutput.run(guardian, ["devices", "list"], environment: environment)
         #expect(listed.status == 0)
         #expect(listed.text.split(separator: "\n").contains { $0.hasPrefix("ot-dana ") && $0.hasSuffix("owntracks") }, "\(listed.text)")
 
-        let removed = try CommandOutput.run(guardian, ["devices", "remove", "ot-dana"], environment: environment)
+        let removed = try await CommandOutput.run(guardian, ["devices", "remove", "ot-dana"], environment: environment)
         #expect(removed.status == 0, "\(removed.text)")
         #expect(await eventually(.seconds(120)) { !phone.isConnected })
-        let unknown = try CommandOutput.run(guardian, ["devices", "remove", "ot-dana"], environment: environment)
+        let unknown = try await CommandOutput.run(guardian, ["devices", "remove", "ot-dana"], environment: environment)
         #expect(unknown.status != 0 && unknown.text.contains("no account ot-dana"))
 
         // Not as admin: the plugin does not answer, and the CLI says why.
         var asDevice = environment
         asDevice["GUARDIAN_MQTT_USERNAME"] = "phone-alice"
         asDevice["GUARDIAN_MQTT_PASSWORD"] = broker.password(for: "phone-alice")
-        let refused = try CommandOutput.run(guardian, ["devices", "list"], environment: asDevice)
+        let refused = try await CommandOutput.run(guardian, ["devices", "list"], environment: asDevice)
         #expect(refused.status != 0 && refused.text.contains("admin"), "\(refused.text)")
         await phone.shutdown(flushTimeout: .zero)
         broker.stop()
@@ -290,7 +290,7 @@ struct CommandOutput {
     var status: Int32
     var text: String
 
-    static func run(_ executable: URL, _ arguments: [String], environment: [String: String]) throws -> CommandOutput {
+    static func run(_ executable: URL, _ arguments: [String], environment: [String: String]) async throws -> CommandOutput {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -300,8 +300,11 @@ struct CommandOutput {
         process.standardError = pipe
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try await blockingWork {
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return data
+        }
         return CommandOutput(status: process.terminationStatus, text: String(decoding: data, as: UTF8.self))
     }
 }

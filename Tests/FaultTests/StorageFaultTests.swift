@@ -184,7 +184,12 @@ struct StorageFaultTests {
         let status = await process.waitForExit(timeout: .seconds(120))
         #expect(status == StorageFailure.exitCode, "exit status \(String(describing: status))")
         let database = data.appendingPathComponent("\(service).sqlite").path
-        let log = (try? String(contentsOf: data.appendingPathComponent("\(service).log"), encoding: .utf8)) ?? ""
+        // The log goes through `cat` (the size limit binds the service, not it), which can finish a moment later.
+        var log = ""
+        _ = await eventually(.seconds(60)) {
+            log = (try? String(contentsOf: data.appendingPathComponent("\(service).log"), encoding: .utf8)) ?? ""
+            return log.contains("\(service) stopping:")
+        }
         let stops = log.split(separator: "\n").filter { $0.contains("\(service) stopping: cannot write database \(database)") }
         #expect(stops.count == 1, "log: \(log.suffix(2000))")
         #expect(!log.contains("Fatal error") && !log.contains("Stack dump"))

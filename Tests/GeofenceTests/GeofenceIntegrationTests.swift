@@ -80,6 +80,7 @@ struct GeofenceIntegrationTests {
         try await h.start(data: data[0])
         // An event the broker took just before the crash may be published again with the same id
         // (consumers drop it); a lost visit would show as a second enter with another id.
+        _ = await eventually(.seconds(120)) { Set(h.events.map(\.id)).count >= 3 }
         var seen = Set<String>()
         let events = await h.settledEvents(3).filter { seen.insert($0.id).inserted }
         #expect(events.map(\.type) == [.enter, .dwell, .exit])

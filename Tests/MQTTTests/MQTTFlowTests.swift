@@ -27,12 +27,13 @@ struct MQTTFlowTests {
         try broker.start()
         let deadline = ContinuousClock.now + .seconds(300)
         while received.withLock({ $0.count }) < count && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        try await Task.sleep(for: .milliseconds(200))
+        // The publisher's acknowledgements complete on its own thread, possibly after the subscriber has all.
+        let completed = await eventually(.seconds(120)) { acknowledged.load(ordering: .relaxed) == count && publisher.statistics.pendingPublishes == 0 }
+        try await Task.sleep(for: .milliseconds(200))  // anything extra would arrive now
         let values = received.withLock { $0 }
         #expect(values.count == count)
         #expect(values == Array(0..<count))
-        #expect(acknowledged.load(ordering: .relaxed) == count)
-        #expect(publisher.statistics.pendingPublishes == 0)
+        #expect(completed, "\(acknowledged.load(ordering: .relaxed)) of \(count) completions, \(publisher.statistics.pendingPublishes) pending")
         await publisher.shutdown()
         await subscriber.shutdown()
     }
@@ -108,7 +109,7 @@ struct MQTTFlowTests {
         for (earlier, next) in zip(seen, seen.dropFirst()) {
             #expect(next.at - earlier.at >= pause * 0.9, "turns \(earlier.messages) and \(next.messages) only \(next.at - earlier.at) apart")
         }
-        #expect(seen.count <= 3, "\(seen.count) turns for \(later + 1) messages")
+        #expect(seen.contains { $0.messages.count > 1 }, "messages that arrived during a pause are taken in one turn: \(seen.map(\.messages))")
         await publisher.shutdown()
         await subscriber.shutdown()
     }

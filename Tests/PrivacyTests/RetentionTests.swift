@@ -29,7 +29,8 @@ struct RetentionTests {
         for (service, kind) in shortLived {
             #expect(await h.eventually { h.counter(service, "pruned.\(kind)") > 0 }, "\(service) pruned its \(kind) after 31 days")
         }
-        #expect(h.occurrences(of: "\"roblox\"", in: "ingest") == 0, "the usage event is gone from ingest's files")
+        // The sweep counts before it truncates the write-ahead log: the files are clean a moment later.
+        #expect(await h.eventually { h.occurrences(of: "\"roblox\"", in: "ingest") == 0 }, "the usage event is gone from ingest's files")
         for (service, kind) in yearLong {
             #expect(h.counter(service, "pruned.\(kind)") == 0, "\(service) keeps \(kind) for a year")
         }

@@ -74,9 +74,11 @@ struct ServiceStoreTransactionTests {
         let data = try TemporaryDirectory()
         let store = try makeStore(in: data)
         let started = DispatchSemaphore(value: 0)
-        let other = Task.detached {
-            started.wait()
-            try insert([10], into: store)
+        let other = Task {
+            try await blockingWork {
+                started.wait()
+                try insert([10], into: store)
+            }
         }
         struct Abandon: Error {}
         #expect(throws: StorageError.self) {

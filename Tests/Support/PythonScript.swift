@@ -20,12 +20,13 @@ public struct PythonScript {
         process.standardOutput = output
         process.standardError = FileHandle.standardError
         try process.run()
-        let collected = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }
+        let reader = output.fileHandleForReading
+        async let collected = blockingWork { reader.readDataToEndOfFile() }
         let deadline = ContinuousClock.now + ceiling
         while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        let data = await collected.value
-        process.waitUntilExit()
+        let data = try await collected
+        try await blockingWork { process.waitUntilExit() }
         return (data, process.terminationStatus)
     }
 }
