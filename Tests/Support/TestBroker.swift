@@ -15,7 +15,7 @@ public final class TestBroker: @unchecked Sendable {
 
     public let port: Int
     /// Held while this object lives, so a restart finds its ports still free (see `ReservedPort`).
-    private var reservations: [ReservedPort]
+    private let reservations: [ReservedPort]
     public let directory: URL
     public let access: Access
     /// Seconds between the broker's saves of its state: 1 for tests that kill the broker and expect
