@@ -17,9 +17,9 @@ public enum StorageFailure {
     /// The exit status of a service that stops because of its storage (at start or while running).
     public static let exitCode: Int32 = 74
 
-    /// How long the report may take to connect: milliseconds on a healthy machine, seconds on a
+    /// Seconds the report may take to connect: milliseconds on a healthy machine, seconds on a
     /// loaded one; an unreachable broker delays the exit by about this much.
-    static let reportCeiling = Duration.seconds(10)
+    static let reportCeilingSeconds = 10
 
     private static let handler = Mutex<(@Sendable (StorageError) -> Void)?>(nil)
     private static let halting = Atomic<Bool>(false)
@@ -60,7 +60,7 @@ public enum StorageFailure {
             defer { reported.signal() }
             await report(service: service, config: config, error: error)
         }
-        _ = reported.wait(timeout: .now() + .seconds(Int(reportCeiling.components.seconds) + 2))
+        _ = reported.wait(timeout: .now() + .seconds(reportCeilingSeconds + 2))
         fflush(nil)
         _exit(exitCode)
     }
@@ -79,7 +79,7 @@ public enum StorageFailure {
         // No input topic: the failure is the service's, not a payload's.
         let report = ErrorReport(service: service, topic: "", reason: "storage failure, service stopped: \(error)", payload: Data())
         do {
-            try await client.connect(timeout: reportCeiling)
+            try await client.connect(timeout: .seconds(reportCeilingSeconds))
             try await client.publish(MQTTOutgoing(topic: Topics(prefix: config.topicPrefix).errors(service), payload: GuardianJSON.encode(report)))
         } catch {}
         await client.shutdown(flushTimeout: .seconds(1))
