@@ -52,7 +52,7 @@ let package = Package(
             ], path: "Shared/MQTT", swiftSettings: strict),
         .target(
             name: "GuardianShared", dependencies: [
-                "MQTT",
+                "MQTT", "COpenSSL",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,47 +1,38 @@
+import COpenSSL
 import Foundation
 
-/// SHA-256 (FIPS 180-4), for event ids and model checksums.
-public struct SHA256: Sendable {
-    private var state: [UInt32] = [
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-    ]
-    private var buffer: [UInt8] = []
-    private var length: UInt64 = 0
-    private var words = [UInt32](repeating: 0, count: 64)
+/// SHA-256 through libcrypto's EVP interface, for event ids, model checksums and tombstone digests.
+public struct SHA256: ~Copyable {
+    private let context: OpaquePointer
 
-    private static let k: [UInt32] = [
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-    ]
+    public init() {
+        guard let context = EVP_MD_CTX_new() else { fatalError("libcrypto could not allocate a digest context") }
+        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else { fatalError("libcrypto has no SHA-256") }
+        self.context = context
+    }
 
-    public init() {}
+    deinit { EVP_MD_CTX_free(context) }
 
     public mutating func update<D: Sequence>(_ bytes: D) where D.Element == UInt8 {
-        buffer.reserveCapacity(64)
-        for byte in bytes {
-            buffer.append(byte)
-            length &+= 1
-            if buffer.count == 64 {
-                compress(buffer)
-                buffer.removeAll(keepingCapacity: true)
-            }
+        let done: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            _ = EVP_DigestUpdate(context, buffer.baseAddress, buffer.count)
+        }
+        if done == nil {
+            Array(bytes).withUnsafeBufferPointer { buffer in _ = EVP_DigestUpdate(context, buffer.baseAddress, buffer.count) }
         }
     }
 
-    public mutating func update(_ text: String) { update(text.utf8) }
+    public mutating func update(_ data: Data) {
+        data.withUnsafeBytes { buffer in _ = EVP_DigestUpdate(context, buffer.baseAddress, buffer.count) }
+    }
+
+    public mutating func update(_ text: String) { update(Array(text.utf8)) }
 
     public consuming func finalize() -> [UInt8] {
-        let bitLength = length &* 8
-        update(CollectionOfOne(0x80))
-        update(repeatElement(0, count: (56 - buffer.count + 64) % 64))
-        update((0..<8).reversed().map { UInt8(truncatingIfNeeded: bitLength >> (UInt64($0) * 8)) })
-        return state.flatMap { word in (0..<4).reversed().map { UInt8(truncatingIfNeeded: word >> (UInt32($0) * 8)) } }
+        var digest = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        _ = EVP_DigestFinal_ex(context, &digest, &length)
+        return digest
     }
 
     public static func hash<D: Sequence>(_ bytes: D) -> [UInt8] where D.Element == UInt8 {
@@ -53,31 +44,4 @@ public struct SHA256: Sendable {
     public static func hex<D: Sequence>(_ bytes: D) -> String where D.Element == UInt8 {
         Hex.encode(hash(bytes))
     }
-
-    private mutating func compress(_ block: [UInt8]) {
-        var w = words
-        for i in 0..<16 {
-            w[i] = UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8 | UInt32(block[i * 4 + 3])
-        }
-        for i in 16..<64 {
-            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-        for i in 0..<64 {
-            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-            let ch = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ ch &+ SHA256.k[i] &+ w[i]
-            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-            let maj = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ maj
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-        }
-        state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
-        state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
-        words = w
-    }
-
-    @inline(__always) private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 }

@@ -34,6 +34,11 @@ struct IngestUnitTests {
         #expect(try id(Location(lat: 1, lon: 2), device: "d2") != base)
         #expect(try id(Location(lat: 1, lon: 2), at: ts.adding(seconds: 1)) != base)
         #expect(try id(Motion(activity: .walking)) != id(Motion(activity: .running)))
+        // The id an earlier release (hand-written SHA-256) gave this event: de-duplication across the upgrade.
+        #expect(
+            EventNormalizer.contentId(
+                deviceId: "phone-alice", kind: .location, ts: Timestamp(milliseconds: 1_764_051_022_000),
+                bodyJSON: Data(#"{"lat":48.8566,"lon":2.3522}"#.utf8)) == "f42805e76ca98482ae441a5e93bbae77")
     }
 
     @Test("OwnTracks fields map to Guardian's: vel km/h to m/s, batt % to [0, 1], bs and conn codes")
