@@ -16,23 +16,17 @@ public struct GuardianConfig: Sendable {
     public var maxPayloadBytes: Int
     public var statsInterval: Duration
     public var sessionExpirySeconds: UInt32
-    /// Every variable, for services that read their own keys.
-    public var environment: [String: String]
+    /// Where these and every service's own settings are read from (one typed value per service).
+    public let settings: SettingsReader
 
     /// Reads `GUARDIAN_*` variables; unset ones take their documented defaults.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigurationError) {
-        self.environment = environment
-        func value(_ key: String) -> String? {
-            guard let v = environment[key]?.trimmingCharacters(in: .whitespaces), !v.isEmpty else { return nil }
-            return v
-        }
-        func integer(_ key: String, default fallback: Int, range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
-            guard let raw = value(key) else { return fallback }
-            guard let v = Int(raw), range.contains(v) else {
-                throw ConfigurationError(key: key, reason: "must be a whole number in \(range.lowerBound)...\(range.upperBound), got '\(raw)'")
-            }
-            return v
-        }
+        try self.init(settings: SettingsReader(environment: environment))
+    }
+
+    public init(settings: SettingsReader) throws(ConfigurationError) {
+        self.settings = settings
+        let value = settings.text
         mqttURL = value("GUARDIAN_MQTT_URL") ?? "mqtt://127.0.0.1:1883"
         mqttUsername = value("GUARDIAN_MQTT_USERNAME")
         mqttPassword = value("GUARDIAN_MQTT_PASSWORD")
@@ -64,9 +58,9 @@ public struct GuardianConfig: Sendable {
             throw ConfigurationError(key: "GUARDIAN_LOG_LEVEL", reason: "must be trace, debug, info, notice, warning, error or critical")
         }
         logLevel = parsed
-        maxPayloadBytes = try integer("GUARDIAN_MAX_PAYLOAD_BYTES", default: 256 * 1024, range: 1024...(64 * 1024 * 1024))
-        statsInterval = .seconds(try integer("GUARDIAN_STATS_INTERVAL", default: 10, range: 1...3600))
-        sessionExpirySeconds = UInt32(try integer("GUARDIAN_SESSION_EXPIRY", default: 7 * 24 * 3600, range: 0...Int(UInt32.max)))
+        maxPayloadBytes = try settings.integer("GUARDIAN_MAX_PAYLOAD_BYTES", default: 256 * 1024, in: 1024...(64 * 1024 * 1024))
+        statsInterval = .seconds(try settings.integer("GUARDIAN_STATS_INTERVAL", default: 10, in: 1...3600))
+        sessionExpirySeconds = UInt32(try settings.integer("GUARDIAN_SESSION_EXPIRY", default: 7 * 24 * 3600, in: 0...Int(UInt32.max)))
     }
 
     /// The MQTT settings of one service: its own credentials, a stable client id, a persistent session.

@@ -34,7 +34,7 @@ public final class PrivacyDesk: Sendable {
         self.store = store
         self.clock = clock
         self.sharded = sharded
-        retention = try RetentionPolicy(service: runtime.service, kinds: kinds, environment: runtime.config.environment)
+        retention = try RetentionPolicy(service: runtime.service, kinds: kinds, settings: runtime.config.settings)
         tombstones = try Tombstones(store: store, lifetime: Double(runtime.config.sessionExpirySeconds))
     }
 

@@ -18,26 +18,13 @@ public struct RetentionPolicy: Sendable, Equatable {
     /// Seconds between two pruning sweeps (`GUARDIAN_RETENTION_SWEEP_SECONDS`, default 3600).
     public var sweepInterval: Double
 
-    public init(service: String, kinds: [Kind], environment: [String: String]) throws(ConfigurationError) {
+    public init(service: String, kinds: [Kind], settings: SettingsReader) throws(ConfigurationError) {
         lifetimes = [:]
         for kind in kinds {
-            let key = Self.variable(service: service, kind: kind.name)
-            var days = kind.defaultDays
-            if let raw = environment[key], !raw.isEmpty {
-                guard let value = Double(raw), value > 0, value <= 36500 else {
-                    throw ConfigurationError(key: key, reason: "must be a number of days in (0, 36500], got '\(raw)'")
-                }
-                days = value
-            }
+            let days = try settings.number(Self.variable(service: service, kind: kind.name), in: 0.000_001...36500) ?? kind.defaultDays
             lifetimes[kind.name] = days * 86400
         }
-        sweepInterval = 3600
-        if let raw = environment["GUARDIAN_RETENTION_SWEEP_SECONDS"], !raw.isEmpty {
-            guard let value = Double(raw), value >= 0.1, value <= 86400 else {
-                throw ConfigurationError(key: "GUARDIAN_RETENTION_SWEEP_SECONDS", reason: "must be seconds in [0.1, 86400], got '\(raw)'")
-            }
-            sweepInterval = value
-        }
+        sweepInterval = try settings.number("GUARDIAN_RETENTION_SWEEP_SECONDS", in: 0.1...86400) ?? 3600
     }
 
     /// `GUARDIAN_NOTIFIER_RETENTION_WEBHOOK_JOBS_DAYS` for `notifier` and `webhookJobs`.

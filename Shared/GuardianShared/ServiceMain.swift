@@ -16,6 +16,7 @@ public enum ServiceMain {
             exit(2)
         }
         logger.logLevel = config.logLevel
+        logger.debug("settings", metadata: ["settings": "\(config.settings.debugDescription)"])
         StorageFailure.install { [logger] error in StorageFailure.halt(service: name, config: config, logger: logger, error: error) }
         do {
             let service = try makeService(config, logger)

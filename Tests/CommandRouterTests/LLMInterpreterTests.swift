@@ -1,5 +1,6 @@
 import Foundation
 @testable import GuardianCommandRouter
+import GuardianShared
 import Testing
 
 /// Each test starts its own fake server (a class suite: deinit stops it, pass or fail).
@@ -105,9 +106,13 @@ final class LLMInterpreterTests {
     }
 
     @Test("configuration from the environment")
-    func environment() {
-        #expect(LLMInterpreter.Configuration.fromEnvironment([:]) == nil)
-        let configuration = LLMInterpreter.Configuration.fromEnvironment(["GUARDIAN_LLM_URL": "http://127.0.0.1:8080", "GUARDIAN_LLM_TIMEOUT": "2.5"])
+    func environment() throws {
+        #expect(try LLMInterpreter.Configuration(settings: SettingsReader(environment: [:])) == nil)
+        #expect(throws: ConfigurationError.self) {
+            try LLMInterpreter.Configuration(settings: SettingsReader(environment: ["GUARDIAN_LLM_URL": "http://x", "GUARDIAN_LLM_TIMEOUT": "soon"]))
+        }
+        let configuration = try LLMInterpreter.Configuration(
+            settings: SettingsReader(environment: ["GUARDIAN_LLM_URL": "http://127.0.0.1:8080", "GUARDIAN_LLM_TIMEOUT": "2.5"]))
         #expect(configuration?.timeout == 2.5)
         #expect(configuration?.endpoint.absoluteString == "http://127.0.0.1:8080/v1/chat/completions")
     }

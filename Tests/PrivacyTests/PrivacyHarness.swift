@@ -44,13 +44,13 @@ final class PrivacyHarness: @unchecked Sendable {
         case "ingest": return try IngestService(config: config, logger: .quiet, clock: clock)
         case "geofence": return try GeofenceService(config: config, logger: .quiet, clock: clock)
         case "predictor":
-            var environment = config.environment
-            environment["GUARDIAN_MODELS_DIR"] = TestBroker.repositoryRoot.appendingPathComponent("Models").path
-            return try PredictorService(config: try GuardianConfig(environment: environment), logger: .quiet, clock: clock)
+            let models = ["GUARDIAN_MODELS_DIR": TestBroker.repositoryRoot.appendingPathComponent("Models").path]
+            let config = try broker.serviceConfig(service: name, dataDirectory: directories[name]!.url, extra: extra.merging(models) { $1 })
+            return try PredictorService(config: config, logger: .quiet, clock: clock)
         case "timeline":
-            var environment = config.environment
-            environment["GUARDIAN_TIMELINE_RETRAIN_DELAY_MS"] = "0"
-            return try TimelineService(config: try GuardianConfig(environment: environment), logger: .quiet, clock: clock)
+            let retrain = ["GUARDIAN_TIMELINE_RETRAIN_DELAY_MS": "0"]
+            let config = try broker.serviceConfig(service: name, dataDirectory: directories[name]!.url, extra: extra.merging(retrain) { $1 })
+            return try TimelineService(config: config, logger: .quiet, clock: clock)
         case "command-router": return try CommandRouterService(config: config, logger: .quiet, clock: clock)
         default: return try NotifierService(config: config, logger: .quiet, clock: clock)
         }

@@ -52,19 +52,19 @@ struct RetentionTests {
     @Test("each lifetime has a default and its own variable; a bad value is a clear error")
     func policyFromEnvironment() throws {
         let kinds = [RetentionPolicy.Kind("history", days: 30), RetentionPolicy.Kind("webhookJobs", days: 7)]
-        let defaults = try RetentionPolicy(service: "notifier", kinds: kinds, environment: [:])
+        let defaults = try RetentionPolicy(service: "notifier", kinds: kinds, settings: SettingsReader(environment: [:]))
         #expect(defaults.lifetimes == ["history": 30 * 86400, "webhookJobs": 7 * 86400])
         #expect(defaults.sweepInterval == 3600)
         #expect(RetentionPolicy.variable(service: "notifier", kind: "webhookJobs") == "GUARDIAN_NOTIFIER_RETENTION_WEBHOOK_JOBS_DAYS")
         #expect(RetentionPolicy.variable(service: "command-router", kind: "handledCommands") == "GUARDIAN_COMMAND_ROUTER_RETENTION_HANDLED_COMMANDS_DAYS")
         let changed = try RetentionPolicy(
-            service: "notifier", kinds: kinds, environment: ["GUARDIAN_NOTIFIER_RETENTION_HISTORY_DAYS": "2", "GUARDIAN_RETENTION_SWEEP_SECONDS": "60"])
+            service: "notifier", kinds: kinds, settings: SettingsReader(environment: ["GUARDIAN_NOTIFIER_RETENTION_HISTORY_DAYS": "2", "GUARDIAN_RETENTION_SWEEP_SECONDS": "60"]))
         #expect(changed.lifetimes["history"] == 2 * 86400 && changed.sweepInterval == 60)
         let now = Timestamp(rfc3339: "2026-11-25T12:00:00Z")!
         #expect(changed.cutoffs(at: now)["history"] == Timestamp(rfc3339: "2026-11-23T12:00:00Z")!)
         for bad in ["0", "-1", "soon", "40000"] {
             #expect(throws: ConfigurationError.self) {
-                try RetentionPolicy(service: "notifier", kinds: kinds, environment: ["GUARDIAN_NOTIFIER_RETENTION_HISTORY_DAYS": bad])
+                try RetentionPolicy(service: "notifier", kinds: kinds, settings: SettingsReader(environment: ["GUARDIAN_NOTIFIER_RETENTION_HISTORY_DAYS": bad]))
             }
         }
     }

@@ -38,7 +38,7 @@ public final class CommandRouterService: Service, Sendable {
         if let interpreter {
             self.interpreter = interpreter
             usesModel = !(interpreter is BuiltInInterpreter)
-        } else if let model = LLMInterpreter.Configuration.fromEnvironment(config.environment) {
+        } else if let model = try LLMInterpreter.Configuration(settings: config.settings) {
             self.interpreter = LLMInterpreter(configuration: model)
             usesModel = true
         } else {

@@ -1,4 +1,5 @@
 import Foundation
+import GuardianShared
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -33,13 +34,14 @@ public struct LLMInterpreter: Interpreter {
 
         /// `GUARDIAN_LLM_URL` (unset: no model), `GUARDIAN_LLM_MODEL`, `GUARDIAN_LLM_API_KEY`,
         /// `GUARDIAN_LLM_TIMEOUT` (seconds).
-        public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Configuration? {
-            guard let text = environment["GUARDIAN_LLM_URL"], !text.isEmpty, let url = URL(string: text) else { return nil }
-            var configuration = Configuration(baseURL: url)
-            if let model = environment["GUARDIAN_LLM_MODEL"], !model.isEmpty { configuration.model = model }
-            configuration.apiKey = environment["GUARDIAN_LLM_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-            if let timeout = environment["GUARDIAN_LLM_TIMEOUT"].flatMap(Double.init), timeout > 0 { configuration.timeout = timeout }
-            return configuration
+        public init?(settings: SettingsReader) throws(ConfigurationError) {
+            guard let text = settings.text("GUARDIAN_LLM_URL") else { return nil }
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
+                throw ConfigurationError(key: "GUARDIAN_LLM_URL", reason: "must be an http:// or https:// URL, got '\(text)'")
+            }
+            self.init(baseURL: url, apiKey: settings.text("GUARDIAN_LLM_API_KEY"))
+            if let model = settings.text("GUARDIAN_LLM_MODEL") { self.model = model }
+            if let timeout = try settings.number("GUARDIAN_LLM_TIMEOUT", in: 0.001...3600) { self.timeout = timeout }
         }
 
         var endpoint: URL { baseURL.appendingPathComponent("v1").appendingPathComponent("chat").appendingPathComponent("completions") }

@@ -60,18 +60,12 @@ public struct ConsoleSettings: Sendable {
     /// Reads `GUARDIAN_CONSOLE_*` and the broker's `GUARDIAN_MQTT_URL`, `GUARDIAN_MQTT_CA_FILE`,
     /// `GUARDIAN_TOPIC_PREFIX` and `GUARDIAN_LOG_LEVEL`.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigurationError) {
-        func value(_ key: String) -> String? {
-            guard let v = environment[key]?.trimmingCharacters(in: .whitespaces), !v.isEmpty else { return nil }
-            return v
-        }
+        let settings = SettingsReader(environment: environment)
+        let value = settings.text
         func number(_ key: String, default fallback: Int, range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
-            guard let raw = value(key) else { return fallback }
-            guard let v = Int(raw), range.contains(v) else {
-                throw ConfigurationError(key: key, reason: "must be a whole number in \(range.lowerBound)...\(range.upperBound), got '\(raw)'")
-            }
-            return v
+            try settings.integer(key, default: fallback, in: range)
         }
-        let shared = try GuardianConfig(environment: environment)
+        let shared = try GuardianConfig(settings: settings)
         do {
             _ = try MQTTConfiguration(url: shared.mqttURL, clientId: "console")
         } catch {
@@ -97,7 +91,7 @@ public struct ConsoleSettings: Sendable {
             brokerURL: shared.mqttURL, brokerCAFile: shared.mqttCAFile, topics: Topics(prefix: shared.topicPrefix),
             idleExpiry: .seconds(try number("GUARDIAN_CONSOLE_IDLE_MINUTES", default: 30, range: 1...(7 * 24 * 60)) * 60),
             onlineWindow: .seconds(try number("GUARDIAN_CONSOLE_ONLINE_MINUTES", default: 10, range: 1...(24 * 60)) * 60),
-            publicURL: publicURL, behindTLSProxy: ["1", "true", "yes"].contains(value("GUARDIAN_CONSOLE_BEHIND_TLS_PROXY")?.lowercased() ?? ""),
+            publicURL: publicURL, behindTLSProxy: settings.flag("GUARDIAN_CONSOLE_BEHIND_TLS_PROXY"),
             tiles: tiles,
             privacyTimeout: .seconds(try number("GUARDIAN_CONSOLE_PRIVACY_TIMEOUT", default: 15, range: 1...600)),
             logLevel: shared.logLevel)

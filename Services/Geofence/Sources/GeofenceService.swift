@@ -30,7 +30,7 @@ public final class GeofenceService: Service, Sendable {
         store = try GeofenceStore(config: config, logger: runtime.logger)
         privacy = try PrivacyDesk(runtime: runtime, store: store.store, kinds: Self.retainedKinds, sharded: true, clock: clock)
         outbox = DurableOutbox(store: store.store, client: runtime.client, logger: runtime.logger)
-        tracker = VisitTracker(settings: try GeofenceSettings(environment: config.environment))
+        tracker = VisitTracker(settings: try GeofenceSettings(settings: config.settings))
     }
 
     public var counters: Counters { runtime.counters }

@@ -17,18 +17,11 @@ public struct GeofenceSettings: Sendable, Equatable {
 
     public init() {}
 
-    public init(environment: [String: String]) throws(ConfigurationError) {
-        func number(_ key: String, _ range: ClosedRange<Double>) throws(ConfigurationError) -> Double? {
-            guard let raw = environment[key], !raw.isEmpty else { return nil }
-            guard let value = Double(raw), range.contains(value) else {
-                throw ConfigurationError(key: key, reason: "must be a number in \(range.lowerBound)...\(range.upperBound), got '\(raw)'")
-            }
-            return value
-        }
-        if let minutes = try number("GUARDIAN_GEOFENCE_DWELL_MINUTES", 0...1440) { dwellSeconds = minutes * 60 }
-        if let margin = try number("GUARDIAN_GEOFENCE_HYSTERESIS_METERS", 0...10_000) { hysteresisMeters = margin }
-        if let accuracy = try number("GUARDIAN_GEOFENCE_MAX_ACCURACY_METERS", 1...100_000) { maxAccuracyMeters = accuracy }
-        if let refresh = try number("GUARDIAN_GEOFENCE_WAYPOINT_REFRESH_METERS", 1...1_000_000) { waypointRefreshMeters = refresh }
+    public init(settings: SettingsReader) throws(ConfigurationError) {
+        if let minutes = try settings.number("GUARDIAN_GEOFENCE_DWELL_MINUTES", in: 0...1440) { dwellSeconds = minutes * 60 }
+        if let margin = try settings.number("GUARDIAN_GEOFENCE_HYSTERESIS_METERS", in: 0...10_000) { hysteresisMeters = margin }
+        if let accuracy = try settings.number("GUARDIAN_GEOFENCE_MAX_ACCURACY_METERS", in: 1...100_000) { maxAccuracyMeters = accuracy }
+        if let refresh = try settings.number("GUARDIAN_GEOFENCE_WAYPOINT_REFRESH_METERS", in: 1...1_000_000) { waypointRefreshMeters = refresh }
     }
 
     /// The hysteresis margin of a zone of `radius` metres.

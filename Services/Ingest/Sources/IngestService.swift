@@ -21,9 +21,7 @@ public final class IngestService: Service, Sendable {
         runtime = try BusRuntime(service: Self.name, config: config, logger: logger, coalescingPause: BusRuntime.pauseUnderLoad)
         let store = try IngestStore(config: config, logger: runtime.logger)
         var kinds = Self.retainedKinds
-        if let days = config.environment["GUARDIAN_INGEST_RETENTION_DAYS"].flatMap(Double.init), days > 0,
-            config.environment[RetentionPolicy.variable(service: Self.name, kind: "events")] == nil
-        {
+        if let days = try IngestSettings(settings: config.settings).legacyEventRetentionDays {
             kinds = [RetentionPolicy.Kind("events", days: days)]
         }
         privacy = try PrivacyDesk(runtime: runtime, store: store.store, kinds: kinds, sharded: false, clock: clock)

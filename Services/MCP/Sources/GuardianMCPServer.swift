@@ -10,7 +10,7 @@ public enum GuardianMCPServer {
     public static func run(config: GuardianConfig, logger: Logger) async throws {
         let bridge = try await ParentBridge(config: config, logger: logger)
         let tools = GuardianTools(bridge: bridge)
-        if let http = try httpSettings(config) {
+        if let http = try MCPSettings(settings: config.settings).http {
             let endpoint = MCPHTTPEndpoint(host: http.host, port: http.port, logger: logger) { await makeServer(tools: tools, parent: bridge.parent) }
             let group = ServiceGroup(services: [endpoint], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
             try await group.run()
@@ -31,15 +31,5 @@ public enum GuardianMCPServer {
         await server.withMethodHandler(ListTools.self) { _ in .init(tools: GuardianTools.definitions) }
         await server.withMethodHandler(CallTool.self) { params in await tools.call(params.name, arguments: params.arguments) }
         return server
-    }
-
-    /// `GUARDIAN_MCP_HTTP_PORT` (0 picks a free port) and `GUARDIAN_MCP_HTTP_HOST` (default 127.0.0.1); nil for stdio.
-    static func httpSettings(_ config: GuardianConfig) throws -> (host: String, port: Int)? {
-        guard let text = config.environment["GUARDIAN_MCP_HTTP_PORT"], !text.isEmpty else { return nil }
-        guard let port = Int(text), (0...65535).contains(port) else {
-            throw ConfigurationError(key: "GUARDIAN_MCP_HTTP_PORT", reason: "must be a port number, got '\(text)'")
-        }
-        let host = config.environment["GUARDIAN_MCP_HTTP_HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
-        return (host, port)
     }
 }

@@ -15,8 +15,7 @@ public final class ParentBridge: Sendable {
 
     /// Connects as the `guardian-mcp` user (or `GUARDIAN_MQTT_USERNAME`) for the parent `GUARDIAN_MCP_PARENT`.
     public init(config: GuardianConfig, logger: Logger, timeout: Duration = .seconds(10)) async throws {
-        parent = config.environment["GUARDIAN_MCP_PARENT"].flatMap { $0.isEmpty ? nil : $0 } ?? "parent-alex"
-        try Identifier.validate(parent, field: "GUARDIAN_MCP_PARENT")
+        parent = try MCPSettings(settings: config.settings).parent
         var mqtt = try config.mqttConfiguration(service: "guardian-mcp", will: nil)
         mqtt.clientId = "guardian-mcp-\(parent)-\(UUID().uuidString.prefix(8))"
         mqtt.cleanStart = true

@@ -21,6 +21,7 @@ public final class NotifierService: Service, Sendable {
     let store: NotifierStore
     let outbox: DurableOutbox
     let rules: NotificationRules
+    let settings: NotifierSettings
     let clock: ServiceClock
     let state: Mutex<State>
     let privacy: PrivacyDesk
@@ -37,13 +38,9 @@ public final class NotifierService: Service, Sendable {
         runtime = try BusRuntime(service: Self.name, config: config, logger: logger, coalescingPause: BusRuntime.pauseUnderLoad)
         store = try NotifierStore(config: config, logger: runtime.logger)
         outbox = DurableOutbox(store: store.store, client: runtime.client, logger: runtime.logger)
+        settings = try NotifierSettings(settings: config.settings)
         var rules = NotificationRules()
-        if let minutes = config.environment["GUARDIAN_NOTIFIER_ZONE_COOLDOWN_MINUTES"], !minutes.isEmpty {
-            guard let value = Double(minutes), value >= 0 else {
-                throw ConfigurationError(key: "GUARDIAN_NOTIFIER_ZONE_COOLDOWN_MINUTES", reason: "must be a number of minutes, got '\(minutes)'")
-            }
-            rules.zoneCooldown = value * 60
-        }
+        if let cooldown = settings.zoneCooldown { rules.zoneCooldown = cooldown }
         self.rules = rules
         self.clock = clock
         var ledger = NudgeLedger(window: max(3600, rules.zoneCooldown))
@@ -77,9 +74,7 @@ public final class NotifierService: Service, Sendable {
         try await runtime.start()
 
         var dispatcher = WebhookDispatcher(store: store.store, logger: runtime.logger, counters: runtime.counters)
-        if let ms = runtime.config.environment["GUARDIAN_NOTIFIER_WEBHOOK_BASE_DELAY_MS"].flatMap(Double.init), ms > 0 {
-            dispatcher.baseDelay = ms / 1000
-        }
+        if let delay = settings.webhookBaseDelay { dispatcher.baseDelay = delay }
         let webhooks = dispatcher
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [outbox] in await outbox.runFlushing() }

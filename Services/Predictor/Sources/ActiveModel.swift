@@ -27,9 +27,8 @@ struct ActiveModel: Sendable {
         self.loadedAt = loadedAt
     }
 
-    /// Where the bundled models are: `GUARDIAN_MODELS_DIR`, else `./Models`, else next to the executable's checkout.
-    static func modelsDirectory(environment: [String: String]) -> URL {
-        if let dir = environment["GUARDIAN_MODELS_DIR"], !dir.isEmpty { return URL(fileURLWithPath: dir) }
+    /// Where the bundled models are when `GUARDIAN_MODELS_DIR` is unset: `./Models`, else the executable's checkout's, else the image's.
+    static func defaultModelsDirectory() -> URL {
         let candidates = [
             URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Models"),
             URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()

@@ -29,12 +29,9 @@ public final class PredictorService: Service, Sendable {
         store = try PredictorStore(config: config, logger: runtime.logger)
         privacy = try PrivacyDesk(runtime: runtime, store: store.store, kinds: Self.retainedKinds, sharded: false, clock: clock)
         outbox = DurableOutbox(store: store.store, client: runtime.client, logger: runtime.logger)
-        let raw = config.environment["GUARDIAN_PREDICTOR_THRESHOLD"] ?? ""
-        guard raw.isEmpty || (Double(raw).map { (0...1).contains($0) } ?? false) else {
-            throw ConfigurationError(key: "GUARDIAN_PREDICTOR_THRESHOLD", reason: "must be a number in [0, 1], got '\(raw)'")
-        }
-        threshold = Double(raw) ?? 0.70
-        bundledDirectory = ActiveModel.modelsDirectory(environment: config.environment)
+        let settings = try PredictorSettings(settings: config.settings)
+        threshold = settings.threshold
+        bundledDirectory = settings.modelsDirectory
         context = Mutex(try store.loadContext())
         active = Mutex(try Self.startupModel(store: store, bundled: bundledDirectory, logger: runtime.logger))
     }

@@ -33,8 +33,7 @@ public final class TimelineService: Service, Sendable {
         store = try TimelineStore(config: config, logger: runtime.logger)
         outbox = DurableOutbox(store: store.store, client: runtime.client, logger: runtime.logger)
         privacy = try PrivacyDesk(runtime: runtime, store: store.store, kinds: Self.retainedKinds, sharded: true, clock: clock)
-        let ms = Int(config.environment["GUARDIAN_TIMELINE_RETRAIN_DELAY_MS"] ?? "") ?? 2000
-        retrainDelay = .milliseconds(max(0, ms))
+        retrainDelay = try TimelineSettings(settings: config.settings).retrainDelay
     }
 
     public var counters: Counters { runtime.counters }
