@@ -141,4 +141,44 @@ struct TimelineReshardTests {
         #expect(t.counter("adopted") > 0, "no device came back to t0 from t1")
         await t.shutdown()
     }
+
+    /// The goal over timeline: 0 devices with state lost over 1,000 devices; prints how long each move takes.
+    @Test("1,000 devices moved 1 → 2 → 1: every device's events still there to generate its day; the moves' durations printed")
+    func thousandDevices() async throws {
+        let devices = (0..<1000).map { "kid-\($0)" }
+        let t = try await ShardedTimeline()
+        try await t.start("t0", shard: "0/1")
+        let start = Timestamp(rfc3339: "2026-11-18T08:00:00Z")!
+        for device in devices {
+            for (minute, activity) in [(0, Motion.Activity.walking), (20, .stationary)] {
+                let ts = start.adding(seconds: Double(minute * 60))
+                let event = DeviceEvent(id: "m\(minute)", deviceId: device, ts: ts, receivedAt: ts, body: Motion(activity: activity))
+                try await t.admin.publish("guardian/events/\(device)/motion", payload: GuardianJSON.encode(event))
+            }
+        }
+        #expect(await eventually(.seconds(120)) { t.counter("events") >= 2 * devices.count })
+
+        let clock = ContinuousClock()
+        var began = clock.now
+        try await t.start("t1", shard: "1/2")
+        #expect(await t.watch.waitSettled(count: 2, instances: ["t0", "t1"]), "the move to 2 shards did not finish")
+        let toTwo = began.duration(to: clock.now)
+        let movedToTwo = t.instances.last?.service.counters["adopted"] ?? 0
+
+        began = clock.now
+        let data = await t.stop("t0")
+        try await t.start("t0", shard: "0/1", data: data)
+        #expect(await t.watch.waitSettled(count: 1, instances: ["t0", "t1"], ownNothing: ["t1"]), "the move back to 1 shard did not finish")
+        let backToOne = began.duration(to: clock.now)
+        let movedBack = t.instances.last?.service.counters["adopted"] ?? 0
+        _ = await t.stop("t1")
+
+        try await t.generate(devices)
+        func withDay() -> Set<String> {
+            Set(t.days.all.compactMap { try? JSONDecoder().decode(PublishedDay.self, from: $0.payload) }.filter { !$0.slots.isEmpty }.map(\.deviceId))
+        }
+        #expect(await eventually(.seconds(120)) { withDay().count == devices.count }, "\(devices.count - withDay().count) devices whose events were lost")
+        print("re-sharding timeline, \(devices.count) devices: 1 → 2 shards moved \(movedToTwo) devices in \(toTwo) (from starting the new shard); 2 → 1 moved \(movedBack) in \(backToOne) (from stopping shard 0 to restart it as 0/1)")
+        await t.shutdown()
+    }
 }
