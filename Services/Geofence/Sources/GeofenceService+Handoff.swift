@@ -19,6 +19,7 @@ struct GeofenceHandoff: Codable, Equatable {
     var visits: [String: Visit]
     var waypointCenter: Point?
     var waypointZones: [String]
+    var lastTransition: Timestamp?
 
     init(_ state: DeviceVisits) {
         lastFix = state.lastFix
@@ -26,6 +27,7 @@ struct GeofenceHandoff: Codable, Equatable {
         visits = state.visits.mapValues { Visit(enteredAt: $0.enteredAt, dwellReported: $0.dwellReported) }
         waypointCenter = state.waypointCenter.map { Point(lat: $0.lat, lon: $0.lon) }
         waypointZones = state.waypointZones
+        lastTransition = state.lastTransition
     }
 
     var state: DeviceVisits {
@@ -36,6 +38,7 @@ struct GeofenceHandoff: Codable, Equatable {
         state.waypointCenter = waypointCenter.map { ($0.lat, $0.lon) }
         state.waypointZones = waypointZones
         state.savedFix = lastFix
+        state.lastTransition = lastTransition
         return state
     }
 }

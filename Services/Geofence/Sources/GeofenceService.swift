@@ -141,8 +141,13 @@ public final class GeofenceService: Service, Sendable {
         }
     }
 
-    func handleTransition(_ message: MQTTMessage) {
-        guard let (deviceId, event) = decodeEvent(message, as: PhoneTransition.self, replay: { [self] in handleTransition($0) }) else { return }
+    func handleTransition(_ message: MQTTMessage) { handleTransition(message, heldBack: false) }
+
+    /// `heldBack`: replayed after the device's state arrived from another shard, which drops the
+    /// transitions that shard handled already.
+    private func handleTransition(_ message: MQTTMessage, heldBack: Bool) {
+        guard let (deviceId, event) = decodeEvent(message, as: PhoneTransition.self, replay: { [self] in handleTransition($0, heldBack: true) })
+        else { return }
         let transition = event.body
         state.withLock { s in
             guard let zoneId = transition.rid, let zone = s.zones[zoneId] else {
@@ -150,6 +155,11 @@ public final class GeofenceService: Service, Sendable {
                 return
             }
             var visits = s.devices[deviceId] ?? DeviceVisits()
+            if heldBack, let last = visits.lastTransition, event.ts <= last {
+                runtime.counters.increment("ignoredHandledElsewhere")
+                return
+            }
+            visits.lastTransition = max(visits.lastTransition ?? event.ts, event.ts)
             let distance = GeoMath.distance(latitude1: transition.lat, longitude1: transition.lon, latitude2: zone.lat, longitude2: zone.lon)
             let step: VisitStep
             switch transition.event {
