@@ -57,6 +57,7 @@ public final class GeofenceService: Service, Sendable {
         try await runtime.subscribe(topics.events(kind: .transition), committingTo: store.store) { [self] in handleTransition($0) }
         try await privacy.open(for: self)
         try await handoff.open(for: self)
+        privacy.answer(for: { [handoff] in handoff.owns($0) })
         try await runtime.start()
 
         await withTaskGroup(of: Void.self) { group in

@@ -51,6 +51,7 @@ public final class TimelineService: Service, Sendable {
         try await runtime.client.subscribe("\(topics.prefix)/timeline/+/feedback") { [self] in handleFeedback($0) }
         try await privacy.open(for: self)
         try await handoff.open(for: self)
+        privacy.answer(for: { [handoff] in handoff.owns($0) })
         try await runtime.start()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [outbox] in await outbox.runFlushing() }
