@@ -35,7 +35,9 @@ public final class BusRuntime: Sendable {
         let will = MQTTOutgoing(
             topic: presenceTopic,
             payload: GuardianJSON.encode(
-                Presence(status: .offline, ts: startedAt, version: GuardianVersion.current, startedAt: startedAt, stats: [:])),
+                Presence(
+                    status: .offline, ts: startedAt, version: GuardianVersion.current, startedAt: startedAt, stats: [:],
+                    shard: config.shard.count > 1 ? config.shard.description : nil)),
             qos: .atLeastOnce, retain: true)
         var mqtt = try config.mqttConfiguration(service: service, will: will)
         mqtt.coalescingPause = coalescingPause

@@ -5,6 +5,7 @@ public enum LogKey {
     public static let requester = "privacy.requester"
     public static let service = "service"
     public static let instance = "service.instance"
+    public static let shard = "service.shard"
     public static let reason = "reason"
     public static let count = "count"
     public static let error = "error"

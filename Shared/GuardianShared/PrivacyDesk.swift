@@ -22,6 +22,9 @@ public final class PrivacyDesk: Sendable {
     let retention: RetentionPolicy
     let tombstones: Tombstones
     private let participantSlot: Mutex<(any PrivacyParticipant)?> = Mutex(nil)
+    /// Which devices a sharded service owns now, when it follows a layout other than its own
+    /// `GUARDIAN_SHARD` (`ShardHandoff.owns`).
+    private let ownerSlot: Mutex<(@Sendable (String) -> Bool)?> = Mutex(nil)
     var participant: (any PrivacyParticipant)? { participantSlot.withLock { $0 } }
     private let families = Mutex(FamilyDirectory())
     /// Requests that arrived before the retained families did (a restart's queued requests), by
@@ -74,6 +77,11 @@ public final class PrivacyDesk: Sendable {
                 familiesKnown()
             }
         }
+    }
+
+    /// Answers for the devices `owns` says this instance owns (instead of its `GUARDIAN_SHARD`).
+    public func answer(for owns: @escaping @Sendable (String) -> Bool) {
+        ownerSlot.withLock { $0 = owns }
     }
 
     /// Prunes by age every sweep interval (and once at start), until cancelled.
@@ -153,7 +161,7 @@ public final class PrivacyDesk: Sendable {
     }
 
     func decide(_ request: PrivacyRequest, requester: String) {
-        let answers = !sharded || runtime.config.shard.owns(deviceId: request.deviceId)
+        let answers = !sharded || (ownerSlot.withLock { $0 }?(request.deviceId) ?? runtime.config.shard.owns(deviceId: request.deviceId))
         guard mayAsk(requester, about: request.deviceId) else {
             runtime.counters.increment("privacyRefused")
             runtime.logger.notice("privacy request refused", metadata: [LogKey.requester: "\(requester)", LogKey.deviceId: "\(request.deviceId)"])

@@ -15,6 +15,9 @@ struct DeviceVisits: Sendable, Equatable {
     var waypointZones: [String] = []
     /// The last fix as of the stored copy of this state.
     var savedFix: Timestamp?
+    /// The latest phone transition handled since the service started (memory only), which a
+    /// hand-off to another shard carries.
+    var lastTransition: Timestamp?
 
     /// How much device time may pass before a state whose visits did not change is stored anyway.
     static let saveInterval: Int64 = 60_000

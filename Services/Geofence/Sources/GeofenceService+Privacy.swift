@@ -13,6 +13,11 @@ extension GeofenceService: PrivacyParticipant {
         try store.export(deviceId: deviceId, in: db)
     }
 
+    /// A hand-off of the device to another shard not yet taken in.
+    public func retainedTopics(about deviceId: String, in db: Database) throws -> [String] {
+        [runtime.topics.handoff(Self.name, runtime.config.instanceId, deviceId)]
+    }
+
     public func erased(deviceId: String) {
         state.withLock { _ = $0.devices.removeValue(forKey: deviceId) }
     }

@@ -21,6 +21,7 @@ public final class GeofenceService: Service, Sendable {
     let tracker: VisitTracker
     let state = Mutex(State())
     let privacy: PrivacyDesk
+    let handoff: ShardHandoff
 
     /// What geofence keeps: each device's last position and open visits, forgotten after this long without a fix.
     static let retainedKinds = [RetentionPolicy.Kind("visits", days: 30)]
@@ -30,6 +31,7 @@ public final class GeofenceService: Service, Sendable {
         store = try GeofenceStore(config: config, logger: runtime.logger)
         privacy = try PrivacyDesk(runtime: runtime, store: store.store, kinds: Self.retainedKinds, sharded: true, clock: clock)
         outbox = DurableOutbox(store: store.store, client: runtime.client, logger: runtime.logger)
+        handoff = ShardHandoff(runtime: runtime, store: store.store, inBursts: true)
         tracker = VisitTracker(settings: try GeofenceSettings(settings: config.settings))
     }
 
@@ -54,6 +56,8 @@ public final class GeofenceService: Service, Sendable {
         try await runtime.subscribe(topics.events(kind: .location), committingTo: store.store) { [self] in handleLocation($0) }
         try await runtime.subscribe(topics.events(kind: .transition), committingTo: store.store) { [self] in handleTransition($0) }
         try await privacy.open(for: self)
+        try await handoff.open(for: self)
+        privacy.answer(for: { [handoff] in handoff.owns($0) })
         try await runtime.start()
 
         await withTaskGroup(of: Void.self) { group in
@@ -90,7 +94,7 @@ public final class GeofenceService: Service, Sendable {
             if let zone {
                 next.zones.upsert(id: zoneId, zone: zone)
             } else if let removed = next.zones.remove(id: zoneId) {
-                for (deviceId, var visits) in next.devices {
+                for (deviceId, var visits) in next.devices where handoff.owns(deviceId) {
                     guard let step = tracker.zoneRemoved(zoneId, zone: removed, state: &visits) else { continue }
                     next.devices[deviceId] = visits
                     events.append(geofenceMessage(step, zone: removed, deviceId: deviceId, ts: .now(), fix: visits.lastPosition, accuracy: nil, source: .server))
@@ -114,7 +118,7 @@ public final class GeofenceService: Service, Sendable {
     }
 
     func handleLocation(_ message: MQTTMessage) {
-        guard let (deviceId, event) = decodeEvent(message, as: Location.self) else { return }
+        guard let (deviceId, event) = decodeEvent(message, as: Location.self, replay: { [self] in handleLocation($0) }) else { return }
         let fix = event.body
         state.withLock { s in
             var visits = s.devices[deviceId] ?? DeviceVisits()
@@ -138,8 +142,13 @@ public final class GeofenceService: Service, Sendable {
         }
     }
 
-    func handleTransition(_ message: MQTTMessage) {
-        guard let (deviceId, event) = decodeEvent(message, as: PhoneTransition.self) else { return }
+    func handleTransition(_ message: MQTTMessage) { handleTransition(message, heldBack: false) }
+
+    /// `heldBack`: replayed after the device's state arrived from another shard, which drops the
+    /// transitions that shard handled already.
+    private func handleTransition(_ message: MQTTMessage, heldBack: Bool) {
+        guard let (deviceId, event) = decodeEvent(message, as: PhoneTransition.self, replay: { [self] in handleTransition($0, heldBack: true) })
+        else { return }
         let transition = event.body
         state.withLock { s in
             guard let zoneId = transition.rid, let zone = s.zones[zoneId] else {
@@ -147,6 +156,11 @@ public final class GeofenceService: Service, Sendable {
                 return
             }
             var visits = s.devices[deviceId] ?? DeviceVisits()
+            if heldBack, let last = visits.lastTransition, event.ts <= last {
+                runtime.counters.increment("ignoredHandledElsewhere")
+                return
+            }
+            visits.lastTransition = max(visits.lastTransition ?? event.ts, event.ts)
             let distance = GeoMath.distance(latitude1: transition.lat, longitude1: transition.lon, latitude2: zone.lat, longitude2: zone.lon)
             let step: VisitStep
             switch transition.event {
@@ -166,14 +180,17 @@ public final class GeofenceService: Service, Sendable {
 
     // MARK: Helpers
 
-    /// Reads `guardian/events/{deviceId}/{kind}` for a device this shard owns.
-    private func decodeEvent<Body: EventBody>(_ message: MQTTMessage, as: Body.Type) -> (String, DeviceEvent<Body>)? {
+    /// Reads `guardian/events/{deviceId}/{kind}` for a device this shard owns and holds state
+    /// about (else `ShardHandoff` may hold the message back and `replay` it).
+    private func decodeEvent<Body: EventBody>(_ message: MQTTMessage, as: Body.Type, replay: @escaping ShardHandoff.Replay)
+        -> (String, DeviceEvent<Body>)?
+    {
         guard let levels = runtime.topics.levels(of: message.topic), levels.count == 3, Identifier.isValid(levels[1]) else {
             runtime.reportError(topic: message.topic, reason: "not an event topic with a valid device id", payload: message.payload)
             return nil
         }
         let deviceId = String(levels[1])
-        guard runtime.config.shard.owns(deviceId: deviceId) else { return nil }
+        guard handoff.admits(deviceId, message, replay: replay) else { return nil }
         do {
             let event = try JSONDecoder().decodePayload(DeviceEvent<Body>.self, from: message.payload)
             guard event.deviceId == deviceId else {

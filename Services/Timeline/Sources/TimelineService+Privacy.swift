@@ -20,10 +20,12 @@ extension TimelineService: PrivacyParticipant {
         return ["motions": .array(held.motions), "locations": .array(held.locations), "days": .array(days), "corrections": .array(held.corrections)]
     }
 
-    /// Every day of the device's timeline that was published.
+    /// Every day of the device's timeline that was published, and a hand-off of the device to
+    /// another shard not yet taken in.
     public func retainedTopics(about deviceId: String, in db: Database) throws -> [String] {
         let device = try store.device(deviceId, in: db)
         return DayTimeline.days(of: device.state, timeZone: device.timeZone).map { runtime.topics.timelineDay(deviceId, $0.date) }
+            + [runtime.topics.handoff(Self.name, runtime.config.instanceId, deviceId)]
     }
 
     public func erased(deviceId: String) {

@@ -21,6 +21,7 @@ public final class TimelineService: Service, Sendable {
     let pendingRetrains = Mutex<[String: Task<Void, Never>]>([:])
     let retrainDelay: Duration
     let privacy: PrivacyDesk
+    let handoff: ShardHandoff
 
     /// What the timeline keeps: raw motion and location events, the corrections it learns from,
     /// and each device's timeline (slots and model), forgotten after the device has been silent this long.
@@ -33,6 +34,7 @@ public final class TimelineService: Service, Sendable {
         store = try TimelineStore(config: config, logger: runtime.logger)
         outbox = DurableOutbox(store: store.store, client: runtime.client, logger: runtime.logger)
         privacy = try PrivacyDesk(runtime: runtime, store: store.store, kinds: Self.retainedKinds, sharded: true, clock: clock)
+        handoff = ShardHandoff(runtime: runtime, store: store.store, inBursts: false)
         retrainDelay = try TimelineSettings(settings: config.settings).retrainDelay
     }
 
@@ -47,6 +49,8 @@ public final class TimelineService: Service, Sendable {
         try await runtime.client.subscribe("\(topics.prefix)/timeline/+/generate") { [self] in handleGenerate($0) }
         try await runtime.client.subscribe("\(topics.prefix)/timeline/+/feedback") { [self] in handleFeedback($0) }
         try await privacy.open(for: self)
+        try await handoff.open(for: self)
+        privacy.answer(for: { [handoff] in handoff.owns($0) })
         try await runtime.start()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [outbox] in await outbox.runFlushing() }
@@ -62,19 +66,19 @@ public final class TimelineService: Service, Sendable {
     // MARK: Events
 
     func handleLocation(_ message: MQTTMessage) {
-        guard let event: DeviceEvent<Location> = decodeEvent(message) else { return }
+        guard let event: DeviceEvent<Location> = decodeEvent(message, replay: { [self] in handleLocation($0) }) else { return }
         record { try store.addLocation(event.deviceId, ts: event.ts.milliseconds, point: GeoPoint(lat: event.body.lat, lon: event.body.lon)) }
     }
 
     func handleMotion(_ message: MQTTMessage) {
-        guard let event: DeviceEvent<Motion> = decodeEvent(message) else { return }
+        guard let event: DeviceEvent<Motion> = decodeEvent(message, replay: { [self] in handleMotion($0) }) else { return }
         guard let activity = MotionActivity(rawValue: event.body.activity.rawValue) else { return }
         record { try store.addMotion(event.deviceId, ts: event.ts.milliseconds, activity: activity) }
     }
 
     func handleProfile(_ message: MQTTMessage) {
         guard !message.payload.isEmpty else { return }  // a retained profile cleared (an erased device)
-        guard let event: DeviceEvent<DeviceProfile> = decodeEvent(message) else { return }
+        guard let event: DeviceEvent<DeviceProfile> = decodeEvent(message, replay: { [self] in handleProfile($0) }) else { return }
         record { try store.setTimeZone(event.deviceId, identifier: event.body.timezone) }
     }
 
@@ -90,7 +94,7 @@ public final class TimelineService: Service, Sendable {
     // MARK: Generation
 
     func handleGenerate(_ message: MQTTMessage) {
-        guard let deviceId = ownedDevice(message) else { return }
+        guard let deviceId = ownedDevice(message, replay: { [self] in handleGenerate($0) }) else { return }
         let request: GenerateRequest
         do {
             request = message.payload.isEmpty ? GenerateRequest() : try JSONDecoder().decodePayload(GenerateRequest.self, from: message.payload)
@@ -149,7 +153,7 @@ public final class TimelineService: Service, Sendable {
     // MARK: Feedback
 
     func handleFeedback(_ message: MQTTMessage) {
-        guard let deviceId = ownedDevice(message) else { return }
+        guard let deviceId = ownedDevice(message, replay: { [self] in handleFeedback($0) }) else { return }
         let feedback: TimelineFeedback
         do {
             feedback = try JSONDecoder().decodePayload(TimelineFeedback.self, from: message.payload)
@@ -245,17 +249,18 @@ public final class TimelineService: Service, Sendable {
         runtime.counters.increment("daysPublished", by: staged.count)
     }
 
-    private func ownedDevice(_ message: MQTTMessage) -> String? {
+    /// The device of a message this shard handles now (see `ShardHandoff.admits`).
+    private func ownedDevice(_ message: MQTTMessage, replay: @escaping ShardHandoff.Replay) -> String? {
         guard let levels = runtime.topics.levels(of: message.topic), levels.count == 3, Identifier.isValid(levels[1]) else {
             runtime.reportError(topic: message.topic, reason: "device id must match [A-Za-z0-9_-]{1,64}", payload: message.payload)
             return nil
         }
         let deviceId = String(levels[1])
-        return runtime.config.shard.owns(deviceId: deviceId) ? deviceId : nil
+        return handoff.admits(deviceId, message, replay: replay) ? deviceId : nil
     }
 
-    private func decodeEvent<Body: EventBody>(_ message: MQTTMessage) -> DeviceEvent<Body>? {
-        guard let deviceId = ownedDevice(message) else { return nil }
+    private func decodeEvent<Body: EventBody>(_ message: MQTTMessage, replay: @escaping ShardHandoff.Replay) -> DeviceEvent<Body>? {
+        guard let deviceId = ownedDevice(message, replay: replay) else { return nil }
         do {
             let event = try JSONDecoder().decodePayload(DeviceEvent<Body>.self, from: message.payload)
             guard event.deviceId == deviceId else { throw ContractViolation(field: "deviceId", "does not match the topic") }
