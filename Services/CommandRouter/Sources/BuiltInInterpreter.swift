@@ -37,7 +37,16 @@ public struct BuiltInInterpreter: Interpreter {
         var tokens = Self.tokenize(text)
         let names = nameSlots(&tokens)
         let lexes = lexicon.lex(tokens, names: names)
-        return Utterance(lexes: lexes, tokens: tokens, text: text, now: now, timeZone: timeZone).interpret()
+        let interpretation = Utterance(lexes: lexes, tokens: tokens, text: text, now: now, timeZone: timeZone).interpret()
+        return SafetyNet.check(interpretation, reading: SafetyNet.read(lexes))
+    }
+
+    /// `interpretation` (another interpreter's, of `text`) through the same ``SafetyNet``.
+    func checked(_ interpretation: Interpretation, text: String) -> Interpretation {
+        guard text.count <= Self.maxTextLength else { return interpretation.isClarify ? interpretation : .clarify(question: "That message is too long for me. Could you say it in one short sentence?") }
+        var tokens = Self.tokenize(text)
+        let names = nameSlots(&tokens)
+        return SafetyNet.check(interpretation, reading: SafetyNet.read(lexicon.lex(tokens, names: names)))
     }
 
     /// Marks unknown words in a child's-name position ("give Sam", "for Sam", "Sam's", "Sam can",
@@ -87,7 +96,7 @@ struct Utterance {
     }
 
     private static let predicates: Set<Key> = [
-        .block, .shutdown, .lock, .pause, .shut, .turn, .cut, .take, .stop, .remove, .allow, .unblock, .lift, .end,
+        .block, .shutdown, .lock, .pause, .shut, .turn, .cut, .take, .stop, .remove, .allow, .unblock, .lift, .end, .undo,
         .letVerb, .give, .add, .grant, .extend, .warn, .tell, .remind, .send, .setVerb, .no,
     ]
 
