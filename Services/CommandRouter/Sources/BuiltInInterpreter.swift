@@ -11,6 +11,9 @@ import Foundation
 /// - "No X"/"block X": `block_app` when X names apps, otherwise `shutdown` (with `categories` if any).
 /// - Negation: "don't block X" allows X; "don't let/allow X" blocks X; "don't unblock X" and
 ///   negated extensions, warnings and schedules are questions.
+/// - Reversals: "cancel/undo/lift/remove the block on X", "take X off the block list", "no need to
+///   block X", "X no longer needs to be blocked" allow X. Every answer then passes the ``SafetyNet``.
+/// - A device is where the time is spent: "20 more minutes on the Xbox" extends.
 /// - "school nights"/"weeknights" repeat `weekdays`, only for an overnight window (Sun-Thu nights);
 ///   named days are the days a window starts on ("Friday and Saturday nights" → `weekends`).
 /// - "No screens after 8 tonight": the whole device off from an evening time is a bedtime.
