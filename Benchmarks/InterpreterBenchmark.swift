@@ -5,7 +5,8 @@ import Foundation
 import GuardianCommandRouter
 
 /// The built-in interpreter over the command-router corpus: interpretations per second, µs per
-/// command (mean, median, p99), and the corpus accuracy, each against its goal.
+/// command (mean, median, p99), and the accuracy on the tuning corpus and the held-out set, each
+/// against its goal.
 struct InterpreterBenchmark {
     var rounds = Int(ProcessInfo.processInfo.environment["GUARDIAN_BENCH_INTERPRETER_ROUNDS"] ?? "") ?? 200
     var root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -21,6 +22,11 @@ struct InterpreterBenchmark {
         print(String(format: "corpus accuracy: %d/%d = %.1f%%   goal >= 95%%  %@",
                      score.correct, score.total, score.accuracy * 100, score.accuracy >= 0.95 ? "met" : "NOT MET"))
         for failure in score.failures.prefix(5) { print("  miss: \"\(failure.text)\"") }
+        let heldOut = try InterpreterCorpus(contentsOf: root.appendingPathComponent("Tests/CommandRouterTests/Fixtures/held-out-issue30.json"))
+        let heldOutScore = heldOut.score { interpreter.interpret($0, now: $1, timeZone: $2) }
+        print(String(format: "held-out accuracy (issue #30 set): %d/%d = %.1f%%   goal >= 95%%  %@",
+                     heldOutScore.correct, heldOutScore.total, heldOutScore.accuracy * 100, heldOutScore.accuracy >= 0.95 ? "met" : "NOT MET"))
+        for failure in heldOutScore.failures.prefix(5) { print("  miss: \"\(failure.text)\"") }
 
         var sink = 0
         for (text, now, zone) in inputs {

@@ -275,3 +275,57 @@ struct ReadingTests {
         }
     }
 }
+
+@Suite("Built-in interpreter: reversals and the safety net")
+struct ReversalTests {
+    @Test("words that cancel, undo or lift a block, or negate one, allow; when what to allow is unclear, a question")
+    func reversals() {
+        #expect(read("stop the tiktok ban").json == #"{"action":"allow","apps":["tiktok"]}"#)
+        #expect(read("youtube should not be blocked").json == #"{"action":"allow","apps":["youtube"]}"#)
+        #expect(read("no blocking roblox today").json == #"{"action":"allow","apps":["roblox"],"until":"2026-05-16T04:00:00.000Z"}"#)
+        #expect(read("undo the grounding").json == #"{"action":"allow"}"#)
+        #expect(read("don't switch off the xbox").json == #"{"action":"allow"}"#)
+        #expect(read("He can no longer play Roblox").json == #"{"action":"block_app","apps":["roblox"]}"#)
+        for text in ["undo", "cancel the block", "remove the block", "cancel that"] {
+            #expect(read(text).isClarify, "\(text)")
+        }
+    }
+
+    /// A wrong answer made on purpose, as a model might give it, for words read by the net.
+    private func net(_ text: String, _ command: ParentCommand) -> Interpretation {
+        interpreter.checked(.command(command, child: nil), text: text)
+    }
+
+    @Test("an answer that restricts where the words lift a block, or allows where they restrict, becomes a plain question")
+    func oppositeAnswers() throws {
+        let blockYouTube = try ParentCommand(action: .blockApp, apps: ["youtube"])
+        let allowYouTube = try ParentCommand(action: .allow, apps: ["youtube"])
+        for text in ["cancel the block on youtube", "undo the youtube block", "no need to block youtube", "unban youtube",
+                     "youtube no longer needs to be blocked", "take youtube off the block list", "stop blocking youtube",
+                     "don't turn off youtube", "let him on youtube"] {
+            let question = net(text, blockYouTube).question
+            #expect(question?.contains("lifting a block") == true, "\(text): \(String(describing: question))")
+            #expect(net(text, allowYouTube) == .command(allowYouTube, child: nil), "\(text)")
+        }
+        for text in ["block youtube", "mute youtube", "no more youtube", "don't let him on youtube", "take youtube off his phone",
+                     "remove youtube from her tablet", "he can't watch youtube"] {
+            let question = net(text, allowYouTube).question
+            #expect(question?.contains("adding a block") == true, "\(text): \(String(describing: question))")
+            #expect(net(text, blockYouTube) == .command(blockYouTube, child: nil), "\(text)")
+        }
+    }
+
+    @Test("two actions that contradict each other, or a stray not, are a question whatever the answer")
+    func contradictions() throws {
+        let blockYouTube = try ParentCommand(action: .blockApp, apps: ["youtube"])
+        let allowTikTok = try ParentCommand(action: .allow, apps: ["tiktok"])
+        for text in ["block youtube and unblock tiktok", "Don't block TikTok, block YouTube", "lift the tiktok ban but ban youtube"] {
+            #expect(net(text, blockYouTube).question?.contains("both") == true, "\(text)")
+            #expect(net(text, allowTikTok).question?.contains("both") == true, "\(text)")
+        }
+        #expect(read("Block YouTube, not TikTok").question?.contains("not") == true)
+        #expect(read("Let Sam play Minecraft but not Fortnite").isClarify)
+        let warning = try ParentCommand(action: .warning, message: "YouTube is unblocked, TikTok stays blocked")
+        #expect(net("tell him youtube is unblocked but tiktok stays blocked", warning) == .command(warning, child: nil))
+    }
+}

@@ -37,8 +37,8 @@ final class RouterHarness: @unchecked Sendable {
             retain: true)
     }
 
-    func start() async throws {
-        let config = try broker.serviceConfig(service: "command-router", dataDirectory: data.url)
+    func start(environment: [String: String] = [:]) async throws {
+        let config = try broker.serviceConfig(service: "command-router", dataDirectory: data.url, extra: environment)
         let service = try CommandRouterService(config: config, logger: .quiet, clock: time.clock)
         self.service = service
         task = try await startInProcess(service, name: "command-router", observer: admin)
@@ -104,6 +104,28 @@ struct CommandRouterServiceTests {
         await h.policies.wait(for: 3)
         let expired = try #require(h.policies("sam-tablet").last)
         #expect(expired.restrictions.isEmpty && expired.version == 3)
+        await h.shutdown()
+    }
+
+    @Test("with GUARDIAN_LLM_URL set, the rules answer first; only their questions reach the model, whose answer passes the safety net",
+          .enabled(if: FakeLLMServer.pythonAvailable))
+    func modelOnlyForQuestions() async throws {
+        let server = try FakeLLMServer()
+        defer { server.stop() }
+        let h = try await RouterHarness()
+        try await h.start(environment: ["GUARDIAN_LLM_URL": server.baseURL("allow-youtube").absoluteString, "GUARDIAN_LLM_TIMEOUT": "120"])
+        try await h.say("mum", "Block all games for 2 hours", id: "m1")
+        let rules = try #require(await h.reply("m1"))
+        #expect(rules.status == .accepted && rules.command?["action"]?.string == "shutdown")
+        #expect(try await server.lastRequest().isEmpty, "the model was asked about words the rules read")
+        try await h.say("mum", "YouTube is fine for her now that her project is finished", id: "m2")
+        let model = try #require(await h.reply("m2"))
+        #expect(model.status == .accepted && model.command?["action"]?.string == "allow" && model.summary.hasPrefix("Sam: "))
+        #expect(try await server.lastRequest()["messages"] != nil)
+        // The model allows YouTube where the words refuse it: a question instead.
+        try await h.say("mum", "no youtube for her, she was rude to her brother", id: "m3")
+        let overruled = try #require(await h.reply("m3"))
+        #expect(overruled.status == .clarify && overruled.summary.contains("adding a block"), "\(overruled.summary)")
         await h.shutdown()
     }
 

@@ -7,7 +7,16 @@ enum Fixtures {
 
     static func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
 
+    /// The tuning corpus: the phrasings the built-in interpreter was built and tuned on.
     static func corpus() throws -> InterpreterCorpus { try InterpreterCorpus(contentsOf: url("corpus.json")) }
+
+    /// The held-out set of issue #30, written before the interpreter changed for it, never tuned on.
+    static func heldOut() throws -> InterpreterCorpus { try InterpreterCorpus(contentsOf: url("held-out-issue30.json")) }
+
+    /// Every set of phrasings, by name.
+    static func allSets() throws -> [(name: String, corpus: InterpreterCorpus)] {
+        [("tuning corpus", try corpus()), ("held-out (issue #30)", try heldOut())]
+    }
 
     /// Friday 2026-05-15 13:30 in New York (EDT, UTC-4), the corpus's clock.
     static let now = RFC3339.parse("2026-05-15T17:30:00Z")!

@@ -7,7 +7,12 @@ import Testing
 @Suite("LLM interpreter against a fake OpenAI-compatible server", .serialized, .enabled(if: FakeLLMServer.pythonAvailable))
 final class LLMInterpreterTests {
     let server: FakeLLMServer
-    let text = "Block all games for 2 hours"
+    /// Words the rules read: the model is never asked.
+    let understood = "Block all games for 2 hours"
+    /// Words the rules ask about ("project", "finished"): the model is asked.
+    let unclear = "YouTube is fine for her now that her project is finished"
+    /// Words the rules ask about that lift a block ("undo"): a model's block is overruled.
+    let reversal = "undo what I did to YouTube this morning"
 
     /// The slow mode answers long after any timeout a test sets, however slow this machine.
     init() throws { server = try FakeLLMServer(slowSeconds: 120) }
@@ -19,23 +24,50 @@ final class LLMInterpreterTests {
         LLMInterpreter(configuration: .init(baseURL: server.baseURL(mode), model: "gemma-test", timeout: timeout))
     }
 
-    private var builtIn: Interpretation {
+    private func rules(_ text: String) -> Interpretation {
         BuiltInInterpreter().interpret(text, now: Fixtures.now, timeZone: Fixtures.newYork)
     }
 
-    @Test("a valid answer is used, child included")
-    func validAnswer() async throws {
+    @Test("words the rules understand never reach the model")
+    func rulesFirst() async throws {
         defer { server.stop() }
-        let outcome = await interpreter("valid").interpretReportingSource(text, now: Fixtures.now, timeZone: Fixtures.newYork)
-        #expect(outcome.fallbackReason == nil)
-        #expect(outcome.interpretation == .command(try ParentCommand(action: .shutdown, durationSeconds: 4321, categories: [.games]), child: "Sam"))
-        #expect(outcome.interpretation != builtIn)
+        for mode in ["valid", "block-youtube", "slow"] {
+            let outcome = await interpreter(mode).interpretReportingSource(understood, now: Fixtures.now, timeZone: Fixtures.newYork)
+            #expect(outcome.source == .rules)
+            #expect(outcome.interpretation == .command(try ParentCommand(action: .shutdown, durationSeconds: 7200, categories: [.games]), child: nil))
+        }
+        #expect(try await server.lastRequest().isEmpty, "the server was asked")
+    }
+
+    @Test("what the rules would ask about goes to the model, whose valid answer is used, child included")
+    func modelAnswersWhatTheRulesAsk() async throws {
+        defer { server.stop() }
+        #expect(rules(unclear).isClarify)
+        let outcome = await interpreter("allow-youtube").interpretReportingSource(unclear, now: Fixtures.now, timeZone: Fixtures.newYork)
+        #expect(outcome.source == .model)
+        #expect(outcome.interpretation == .command(try ParentCommand(action: .allow, apps: ["youtube"]), child: "her"))
+        let valid = await interpreter("valid").interpretReportingSource(unclear, now: Fixtures.now, timeZone: Fixtures.newYork)
+        #expect(valid.source == .model)
+        #expect(valid.interpretation == .command(try ParentCommand(action: .shutdown, durationSeconds: 4321, categories: [.games]), child: "Sam"))
+    }
+
+    @Test("the model's answer passes the same safety net: a block for words that lift one becomes a question")
+    func modelAnswerThroughTheSafetyNet() async throws {
+        defer { server.stop() }
+        #expect(rules(reversal).isClarify)
+        let blocked = await interpreter("block-youtube").interpretReportingSource(reversal, now: Fixtures.now, timeZone: Fixtures.newYork)
+        #expect(blocked.source == .modelOverruled)
+        let question = try #require(blocked.interpretation.question)
+        #expect(question.contains("lifting a block") && question.contains("YouTube"), "\(question)")
+        let allowed = await interpreter("allow-youtube").interpretReportingSource(reversal, now: Fixtures.now, timeZone: Fixtures.newYork)
+        #expect(allowed.source == .model)
+        #expect(allowed.interpretation.command?.action == .allow)
     }
 
     @Test("the request asks for the nested json_schema form and describes the schema in the prompt")
     func request() async throws {
         defer { server.stop() }
-        _ = await interpreter("valid").interpret(text, now: Fixtures.now, timeZone: Fixtures.newYork)
+        _ = await interpreter("valid").interpret(unclear, now: Fixtures.now, timeZone: Fixtures.newYork)
         let body = try await server.lastRequest()
         #expect(body["model"] as? String == "gemma-test")
         let format = try #require(body["response_format"] as? [String: Any])
@@ -48,28 +80,28 @@ final class LLMInterpreterTests {
         let messages = try #require(body["messages"] as? [[String: Any]])
         let system = try #require(messages.first?["content"] as? String)
         #expect(system.contains("durationSeconds") && system.contains("block_app") && system.contains("2026-05-15 13:30"))
-        #expect(messages.last?["content"] as? String == text)
+        #expect(messages.last?["content"] as? String == unclear)
     }
 
     @Test("an answer in a code fence, and a clarification, are used")
     func fencedAndClarify() async throws {
         defer { server.stop() }
-        let fenced = await interpreter("fenced").interpretReportingSource(text, now: Fixtures.now, timeZone: Fixtures.newYork)
-        #expect(fenced.fallbackReason == nil)
+        let fenced = await interpreter("fenced").interpretReportingSource(unclear, now: Fixtures.now, timeZone: Fixtures.newYork)
+        #expect(fenced.source == .model)
         #expect(fenced.interpretation.command?.durationSeconds == 4321)
-        let clarify = await interpreter("clarify").interpretReportingSource(text, now: Fixtures.now, timeZone: Fixtures.newYork)
+        let clarify = await interpreter("clarify").interpretReportingSource(unclear, now: Fixtures.now, timeZone: Fixtures.newYork)
         #expect(clarify.interpretation == .clarify(question: "Which child?"))
     }
 
-    @Test("every failure falls back to the built-in answer", arguments: ["invalid-json", "schema-violation", "bad-envelope", "error500", "no-such-mode"])
+    @Test("on every failure the rules' question stands", arguments: ["invalid-json", "schema-violation", "bad-envelope", "error500", "no-such-mode"])
     func fallsBack(mode: String) async throws {
         defer { server.stop() }
-        let outcome = await interpreter(mode).interpretReportingSource(text, now: Fixtures.now, timeZone: Fixtures.newYork)
-        #expect(outcome.interpretation == builtIn)
-        #expect(outcome.fallbackReason != nil)
-        if mode == "error500" { #expect(outcome.fallbackReason == .httpStatus(500)) }
+        let outcome = await interpreter(mode).interpretReportingSource(unclear, now: Fixtures.now, timeZone: Fixtures.newYork)
+        #expect(outcome.interpretation == rules(unclear))
+        guard case .modelFailed(let reason) = outcome.source else { Issue.record("\(outcome.source)"); return }
+        if mode == "error500" { #expect(reason == .httpStatus(500)) }
         if mode == "schema-violation" {
-            guard case .invalidCommand? = outcome.fallbackReason else { Issue.record("\(String(describing: outcome.fallbackReason))"); return }
+            guard case .invalidCommand = reason else { Issue.record("\(reason)"); return }
         }
     }
 
@@ -77,19 +109,19 @@ final class LLMInterpreterTests {
     func slow() async throws {
         defer { server.stop() }
         let started = Date()
-        let outcome = await interpreter("slow", timeout: 0.5).interpretReportingSource(text, now: Fixtures.now, timeZone: Fixtures.newYork)
+        let outcome = await interpreter("slow", timeout: 0.5).interpretReportingSource(unclear, now: Fixtures.now, timeZone: Fixtures.newYork)
         let elapsed = Date().timeIntervalSince(started)
-        #expect(outcome.fallbackReason == .timeout)
-        #expect(outcome.interpretation == builtIn)
+        #expect(outcome.source == .modelFailed(.timeout))
+        #expect(outcome.interpretation == rules(unclear))
         #expect(elapsed >= 0.4 && elapsed < 60, "took \(elapsed) s")
     }
 
-    @Test("no server at all falls back")
+    @Test("no server at all: the rules' question stands")
     func unreachable() async throws {
         server.stop()
-        let outcome = await interpreter("valid").interpretReportingSource(text, now: Fixtures.now, timeZone: Fixtures.newYork)
-        #expect(outcome.interpretation == builtIn)
-        #expect(outcome.fallbackReason != nil)
+        let outcome = await interpreter("valid").interpretReportingSource(unclear, now: Fixtures.now, timeZone: Fixtures.newYork)
+        #expect(outcome.interpretation == rules(unclear))
+        guard case .modelFailed = outcome.source else { Issue.record("\(outcome.source)"); return }
     }
 
     @Test("answers are validated against now: an until in the past is refused")

@@ -111,6 +111,10 @@ struct ClauseParser {
             if !slots.apps.contains(id) { slots.apps.append(id) }
             slots.targetPositions.append(i)
             mark(i..<i + 1)
+        case .category where isDeviceTV(i):
+            slots.device = true
+            slots.targetPositions.append(i)
+            mark(i..<i + 1)
         case .category(let category):
             if !slots.categories.contains(category) { slots.categories.append(category) }
             slots.targetPositions.append(i)
@@ -187,10 +191,11 @@ struct ClauseParser {
         case .from, .between:
             if let next = startOrWindow(at: i + 1, from: i, bare: true) { return next }
             if i + 1 < hi { mark(i..<i + 1) }
-        case .at, .of:
-            let bare = k == .at || isScheduleWord(i - 1) || (key(i - 1) == .article && isScheduleWord(i - 2))
+        case .at, .of, .by:
+            // "off by 8": a time to be off by is when the block starts.
+            let bare = k == .at || k == .by || isScheduleWord(i - 1) || (key(i - 1) == .article && isScheduleWord(i - 2))
             if let next = startOrWindow(at: i + 1, from: i, bare: bare) { return next }
-            if k == .of, i + 1 < hi { mark(i..<i + 1) }
+            if k == .by || (k == .of && i + 1 < hi) { mark(i..<i + 1) }
             if k == .at, key(i + 1) == .night {
                 slots.periods.append(.tonight)
                 mark(i..<i + 2)
@@ -272,7 +277,7 @@ struct ClauseParser {
         case .filler:
             if tokens[lexes[i].first].word == "now" { slots.now = true }
             mark(i..<i + 1)
-        case .article, .a, .speaker, .be, .aux, .possessive, .with, .by, .next, .inside, .and, .or, .but, .then:
+        case .article, .a, .speaker, .be, .aux, .possessive, .with, .next, .inside, .and, .or, .but, .then:
             mark(i..<i + 1)
         case .him, .her:
             let pronoun = k == .him ? "him" : "her"
@@ -306,7 +311,7 @@ struct ClauseParser {
                 return next
             }
         case .block, .shutdown, .lock, .pause, .shut, .turn, .cut, .take, .stop, .remove, .allow, .unblock, .lift,
-             .end, .freeTime, .letVerb, .give, .add, .grant, .extend, .have, .get, .stay, .use, .want, .setVerb,
+             .end, .undo, .freeTime, .letVerb, .give, .add, .grant, .extend, .have, .get, .stay, .use, .want, .setVerb,
              .enough, .over, .timeUp, .no, .not, .more, .another, .modal, .off, .on, .down, .back, .away, .up, .out,
              .warn, .tell, .remind, .notify, .send, .know:
             slots.cues.append((k, i))
@@ -321,6 +326,16 @@ struct ClauseParser {
     private func isScheduleWord(_ i: Int) -> Bool {
         if case .scheduleKind? = key(i) { return true }
         return key(i) == .mode
+    }
+
+    /// "on the TV", "on his TV": the television the time is spent on, not video apps.
+    private func isDeviceTV(_ i: Int) -> Bool {
+        guard tokens[lexes[i].first].word == "tv", lexes[i].first == lexes[i].last else { return false }
+        var j = i - 1
+        while j >= lo, key(j) == .article || key(j) == .him || key(j) == .her || key(j) == .possessive || key(j) == .speaker { j -= 1 }
+        if case .name? = sense(j) { j -= 1 }
+        while j >= lo, key(j) == .possessive { j -= 1 }
+        return key(j) == .on
     }
 
     /// A device after "from" or "in", or after "on"/"off" once an app or category is named
@@ -347,7 +362,7 @@ struct ClauseParser {
         case .app?, .category?: return false
         case .key(let k)?:
             switch k {
-            case .block, .lock, .pause, .cut, .stop, .remove, .allow, .unblock, .use, .no, .more, .enough, .on, .from,
+            case .block, .lock, .pause, .cut, .stop, .remove, .allow, .unblock, .undo, .use, .no, .more, .enough, .on, .from,
                  .and, .or, .shut, .off:
                 return true
             default: return false

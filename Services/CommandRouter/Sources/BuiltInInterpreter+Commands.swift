@@ -16,6 +16,9 @@ extension ClauseSlots {
     /// "stop blocking", "let … have 10 more minutes", "he can play"), and whether a "not"/"never"
     /// comes before it. "no X" blocks X, "no restrictions" lifts them. With no verb, "10 more
     /// minutes" extends and "bedtime mode" schedules.
+    /// Words for a block as a thing to lift: "the block", "the ban", "the shutdown", "the lock".
+    static let blockWords: Set<Key> = [.block, .shutdown, .lock, .pause]
+
     func head() -> (Head, negated: Bool) {
         var negated = false
         func later(_ n: Int, _ keys: [Key]) -> Bool { cues[(n + 1)...].contains { keys.contains($0.key) } }
@@ -25,12 +28,22 @@ extension ClauseSlots {
         let hasDuration = durations.contains { !$0.delay }
         let moreDuration = durations.contains { $0.more && !$0.delay }
         let onlyKind = only && (categories == [.social] || categories == [.education])
+        /// "the block", "the ban", "the shutdown" after a verb that lifts it; whether it is the whole device's.
+        func liftsBlock(_ n: Int) -> (lifts: Bool, wholeDevice: Bool) {
+            guard let object = cues[(n + 1)...].first(where: { Self.blockWords.contains($0.key) }) else { return (restrictions, false) }
+            return (true, object.key == .shutdown || object.key == .lock)
+        }
         var resolved: Head?
         loop: for (n, cue) in cues.enumerated() {
             switch cue.key {
             case .not:
                 negated = true
             case .no:
+                // "no more blocking YouTube": the block is what is refused
+                if let next = cues[(n + 1)...].first(where: { $0.key != .more }), Self.blockWords.contains(next.key) {
+                    negated = true
+                    continue loop
+                }
                 if let first = targetPositions.first(where: { $0 > cue.at }), restrictionPositions.contains(first) {
                     resolved = .allow(permissive: false, needsTarget: false)
                 } else {
@@ -51,19 +64,31 @@ extension ClauseSlots {
                     resolved = kinds.isEmpty ? .allow(permissive: false, needsTarget: true) : .schedule
                 }
             case .take:
-                if later(n, [.away, .off, .out]) { resolved = .block(needsTarget: true) }
+                // "take Roblox off the block list" lifts; "take her iPad away" blocks
+                let (lifts, whole) = liftsBlock(n)
+                if lifts {
+                    resolved = .allow(permissive: false, needsTarget: !whole && !restrictions)
+                } else if later(n, [.away, .off, .out]) {
+                    resolved = .block(needsTarget: true)
+                }
             case .stop:
                 if n + 1 < cues.count, cues[n + 1].key == .block { continue loop }
                 resolved = .block(needsTarget: true)
             case .remove:
-                resolved = restrictions ? .allow(permissive: false, needsTarget: true) : .block(needsTarget: true)
+                // "remove the block on Minecraft" lifts; "remove TikTok from her phone" blocks
+                let (lifts, whole) = liftsBlock(n)
+                resolved = lifts ? .allow(permissive: false, needsTarget: !whole && !restrictions) : .block(needsTarget: true)
             case .allow:
                 let next = n + 1 < cues.count ? cues[n + 1].key : nil
                 resolved = moreDuration || moreTime || next == .stay ? .extend : .allow(permissive: true, needsTarget: true)
             case .unblock, .lift:
                 resolved = .allow(permissive: false, needsTarget: true)
             case .end:
-                if restrictions || later(n, [.shutdown, .lock]) { resolved = .allow(permissive: false, needsTarget: false) }
+                let (lifts, whole) = liftsBlock(n)
+                if lifts { resolved = .allow(permissive: false, needsTarget: !whole && !restrictions) }
+            case .undo:
+                let (lifts, whole) = liftsBlock(n)
+                resolved = .allow(permissive: false, needsTarget: !(lifts && (whole || restrictions)))
             case .freeTime:
                 resolved = .allow(permissive: false, needsTarget: false)
             case .letVerb:
@@ -148,7 +173,7 @@ struct CommandBuilder {
         var (head, negated) = slots.head()
         if negated {
             switch head {
-            case .block: head = .allow(permissive: false, needsTarget: true)
+            case .block(let needsTarget): head = .allow(permissive: false, needsTarget: needsTarget)
             case .allow(permissive: true, _): head = .block(needsTarget: true)
             case .allow(permissive: false, _):
                 return .clarify(question: "Leave things as they are, then? Tell me what to change, e.g. “Block \(targetName ?? "YouTube")”.")

@@ -4,7 +4,7 @@ import Foundation
 enum Key: Hashable, Sendable {
     // Predicates
     case block, shutdown, lock, pause, shut, turn, cut, take, stop, remove
-    case allow, unblock, lift, end, freeTime
+    case allow, unblock, lift, end, undo, freeTime
     case letVerb, give, add, grant, extend, have, get, stay, use, want, setVerb
     case warn, tell, remind, notify, send, know, wake, enough, over, timeUp
     // Nouns
@@ -83,10 +83,11 @@ final class Lexicon: Sendable {
         func key(_ k: Key, _ entries: [String]) { add(.key(k), entries) }
 
         key(.block, ["block", "ban", "disable", "restrict", "prohibit", "forbid", "kill", "blocked", "banned", "disabled",
-                     "blocking", "bann", "blokc", "cut off"])
+                     "blocking", "bann", "blokc", "cut off", "mute", "muted", "muting", "silence", "silenced",
+                     "silencing", "disabling", "banning", "killing"])
         key(.shutdown, ["shutdown", "shut down", "lock down", "lockdown", "ground", "grounded"])
         key(.lock, ["lock", "locked"])
-        key(.pause, ["pause", "freeze", "suspend", "paused"])
+        key(.pause, ["pause", "freeze", "suspend", "paused", "frozen", "freezing"])
         key(.shut, ["shut"])
         key(.turn, ["turn", "switch"])
         key(.cut, ["cut"])
@@ -94,9 +95,12 @@ final class Lexicon: Sendable {
         key(.stop, ["stop"])
         key(.remove, ["remove", "delete", "uninstall"])
         key(.allow, ["allow", "permit", "enable", "re enable", "reenable", "allowed"])
-        key(.unblock, ["unblock", "unlock", "unban", "restore", "resume", "unpause", "unrestrict", "unblocked", "unlocked"])
-        key(.lift, ["lift", "drop"])
-        key(.end, ["end", "cancel", "clear"])
+        key(.unblock, ["unblock", "unlock", "unban", "restore", "resume", "unpause", "unrestrict", "unblocked", "unlocked",
+                       "unmute", "unmuted", "unfreeze", "unfrozen", "unsilence", "unground", "ungrounded", "unbanned",
+                       "unpaused", "un block", "un ban", "un lock", "un mute", "un freeze"])
+        key(.lift, ["lift", "drop", "lifted"])
+        key(.undo, ["undo", "reverse", "revoke", "get rid of", "scrap", "call off", "undone"])
+        key(.end, ["end", "cancel", "clear", "cancelled", "canceled"])
         key(.freeTime, ["free time", "free play"])
         key(.letVerb, ["let"])
         key(.give, ["give", "gimme"])
@@ -122,10 +126,13 @@ final class Lexicon: Sendable {
 
         key(.warningNoun, ["warning", "message", "note", "notification", "reminder", "heads up", "msg", "warnings"])
         key(.restrictions, ["restrictions", "restriction", "limits", "limit", "time limit", "time limits", "rules", "controls", "blocks", "parental controls",
-                            "screen time limits", "screen time restrictions", "limitations", "grounding"])
+                            "screen time limits", "screen time restrictions", "limitations", "grounding",
+                            "block list", "blocklist", "blocked list", "ban list", "banned list", "blacklist"])
         key(.everything, ["everything", "all apps", "apps", "screens", "screen", "screen time", "internet", "wifi",
                           "wi fi", "all the apps", "every app", "the whole thing"])
-        key(.device, ["ipad", "tablet", "phone", "iphone", "device", "computer", "laptop", "ipads", "tab", "mobile"])
+        key(.device, ["ipad", "tablet", "phone", "iphone", "device", "computer", "laptop", "ipads", "tab", "mobile",
+                     "xbox", "x box", "playstation", "play station", "ps 4", "ps 5", "ps4", "ps5", "nintendo switch", "nintendo",
+                     "chromebook", "pc", "macbook", "mac", "television", "telly", "smart tv", "kindle fire"])
         key(.scheduleKind(.bedtime), ["bedtime", "bed time", "bed", "lights out", "sleep", "sleep mode", "night mode",
                                       "sleep time", "bedtimes"])
         key(.scheduleKind(.educational), ["homework time", "homework mode", "study time", "study mode", "school mode",
@@ -169,7 +176,7 @@ final class Lexicon: Sendable {
         key(.or, ["or"])
         key(.then, ["then", "afterwards", "after that"])
         key(.but, ["but"])
-        key(.not, ["not", "never"])
+        key(.not, ["not", "never", "no longer", "no need to", "no need for", "no need", "not anymore"])
         key(.no, ["no", "nothing"])
         key(.more, ["more", "extra", "additional"])
         key(.another, ["another"])
@@ -230,13 +237,13 @@ final class Lexicon: Sendable {
 
         key(.be, ["is", "are", "be", "was", "being", "been", "were"])
         key(.aux, ["do", "does", "did"])
-        key(.modal, ["can", "could", "would", "will", "may", "might", "should", "shall", "must", "gonna", "needs to"])
+        key(.modal, ["can", "could", "would", "will", "may", "might", "should", "shall", "must", "gonna", "needs to", "need to", "have to", "has to", "got to", "gotta"])
         key(.filler, ["please", "pls", "plz", "kindly", "hey", "hi", "ok", "okay", "fine", "alright", "just", "right",
                       "now", "immediately", "asap", "thanks", "thank", "like", "um", "uh", "so", "actually", "again",
                       "too", "also", "right away", "straight away", "go ahead and", "for me", "for now", "thx", "ty",
                       "emergency", "really", "though", "then please", "right now", "as well", "yeah", "yes", "sure",
                       "oh", "about", "around", "approximately", "any more", "anymore", "totally", "completely",
-                      "quick", "quickly", "still", "there", "altogether", "entirely", "make sure", "ensure"])
+                      "quick", "quickly", "still", "there", "altogether", "entirely", "make sure", "ensure", "any longer", "need", "needs"])
         key(.question, ["what", "how", "why", "when", "where", "who", "which", "whats", "hows"])
         key(.possessive, ["'s"])
 

@@ -132,5 +132,7 @@ extension BuiltInInterpreter {
         "they're": ["they", "are"], "i'd": ["i", "would"], "o'clock": ["oclock"], "'til": ["till"], "'till": ["till"],
         "time's": ["time", "is"], "times": ["time", "is"], "there's": ["there", "is"], "we'll": ["we", "will"],
         "i'll": ["i", "will"], "he'll": ["he", "will"], "she'll": ["she", "will"],
+        "needn't": ["need", "not"], "neednt": ["need", "not"], "hasn't": ["has", "not"], "hasnt": ["has", "not"],
+        "haven't": ["have", "not"], "havent": ["have", "not"], "shouldnt": ["should", "not"], "wouldnt": ["would", "not"],
     ]
 }

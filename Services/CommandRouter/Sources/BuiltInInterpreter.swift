@@ -11,6 +11,9 @@ import Foundation
 /// - "No X"/"block X": `block_app` when X names apps, otherwise `shutdown` (with `categories` if any).
 /// - Negation: "don't block X" allows X; "don't let/allow X" blocks X; "don't unblock X" and
 ///   negated extensions, warnings and schedules are questions.
+/// - Reversals: "cancel/undo/lift/remove the block on X", "take X off the block list", "no need to
+///   block X", "X no longer needs to be blocked" allow X. Every answer then passes the ``SafetyNet``.
+/// - A device is where the time is spent: "20 more minutes on the Xbox" extends.
 /// - "school nights"/"weeknights" repeat `weekdays`, only for an overnight window (Sun-Thu nights);
 ///   named days are the days a window starts on ("Friday and Saturday nights" → `weekends`).
 /// - "No screens after 8 tonight": the whole device off from an evening time is a bedtime.
@@ -37,7 +40,16 @@ public struct BuiltInInterpreter: Interpreter {
         var tokens = Self.tokenize(text)
         let names = nameSlots(&tokens)
         let lexes = lexicon.lex(tokens, names: names)
-        return Utterance(lexes: lexes, tokens: tokens, text: text, now: now, timeZone: timeZone).interpret()
+        let interpretation = Utterance(lexes: lexes, tokens: tokens, text: text, now: now, timeZone: timeZone).interpret()
+        return SafetyNet.check(interpretation, reading: SafetyNet.read(lexes))
+    }
+
+    /// `interpretation` (another interpreter's, of `text`) through the same ``SafetyNet``.
+    func checked(_ interpretation: Interpretation, text: String) -> Interpretation {
+        guard text.count <= Self.maxTextLength else { return interpretation.isClarify ? interpretation : .clarify(question: "That message is too long for me. Could you say it in one short sentence?") }
+        var tokens = Self.tokenize(text)
+        let names = nameSlots(&tokens)
+        return SafetyNet.check(interpretation, reading: SafetyNet.read(lexicon.lex(tokens, names: names)))
     }
 
     /// Marks unknown words in a child's-name position ("give Sam", "for Sam", "Sam's", "Sam can",
@@ -87,7 +99,7 @@ struct Utterance {
     }
 
     private static let predicates: Set<Key> = [
-        .block, .shutdown, .lock, .pause, .shut, .turn, .cut, .take, .stop, .remove, .allow, .unblock, .lift, .end,
+        .block, .shutdown, .lock, .pause, .shut, .turn, .cut, .take, .stop, .remove, .allow, .unblock, .lift, .end, .undo,
         .letVerb, .give, .add, .grant, .extend, .warn, .tell, .remind, .send, .setVerb, .no,
     ]
 

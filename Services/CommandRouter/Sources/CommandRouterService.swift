@@ -99,22 +99,24 @@ public final class CommandRouterService: Service, Sendable {
             }
             return
         }
-        if let text = request.text, request.command == nil, usesModel {
-            // A model can take seconds: interpret off the network thread, then handle as usual.
-            let zone = timeZoneForParent(parent, named: request.child)
-            Task { [self] in
-                let interpretation = await interpreter.interpret(text, now: clock.now().date, timeZone: zone)
-                process(request, parent: parent, interpretation: interpretation, source: message)
-            }
+        let interpretation: Interpretation
+        if let command = request.command {
+            interpretation = .command(command, child: request.child)
         } else {
-            let interpretation: Interpretation
-            if let command = request.command {
-                interpretation = .command(command, child: request.child)
-            } else {
-                interpretation = builtIn.interpret(request.text ?? "", now: clock.now().date, timeZone: timeZoneForParent(parent, named: request.child))
+            let text = request.text ?? ""
+            let zone = timeZoneForParent(parent, named: request.child)
+            interpretation = builtIn.interpret(text, now: clock.now().date, timeZone: zone)
+            if interpretation.isClarify, usesModel, request.text != nil {
+                // Only what the rules would ask about goes to the model, which can take seconds:
+                // interpret off the network thread, then handle as usual.
+                Task { [self] in
+                    let interpretation = await interpreter.interpret(text, now: clock.now().date, timeZone: zone)
+                    process(request, parent: parent, interpretation: interpretation, source: message)
+                }
+                return
             }
-            process(request, parent: parent, interpretation: interpretation, source: message)
         }
+        process(request, parent: parent, interpretation: interpretation, source: message)
     }
 
     /// The time zone to read a parent's words in: their (named or only) child's.

@@ -54,6 +54,7 @@ extension LLMInterpreter {
         - schedule: {"start": "HH:MM", "end": "HH:MM", "type": "bedtime"|"educational"|"social_only", "repeat": "none"|"daily"|"weekdays"|"weekends"}. For an overnight window (end before start), "weekdays" means school nights (Sunday to Thursday nights) and "weekends" Friday and Saturday nights; school nights cannot describe a daytime window. A bedtime without an end ends at 07:00.
         - child: the child's name or "him"/"her" if the message names one.
         - question: for "clarify", what to ask the parent.
+        Words that cancel, undo, lift or negate a block ("cancel the block on YouTube", "no need to block games", "stop blocking", "unban") mean "allow", never a block. A device named as where time is spent ("on the Xbox", "on her laptop") is the child's device, not an app.
         Never guess: if unsure, answer {"action": "clarify", "question": "..."}.
 
         The child's local time now: \(local) (\(timeZone.identifier)).

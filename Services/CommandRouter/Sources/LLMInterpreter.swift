@@ -4,12 +4,12 @@ import GuardianShared
 import FoundationNetworking
 #endif
 
-/// An interpreter backed by a language model behind an OpenAI-compatible endpoint
+/// The ``BuiltInInterpreter`` first, and a language model behind an OpenAI-compatible endpoint
 /// (`POST {baseURL}/v1/chat/completions`; llama.cpp's `llama-server` with a Gemma GGUF, or any
-/// other). It asks for JSON matching the command schema (`response_format` `json_schema`, and the
-/// schema described in the prompt), validates the answer with the same rules as every
-/// ``ParentCommand``, and falls back to the ``BuiltInInterpreter`` on any error, timeout, or
-/// invalid answer.
+/// other) only for what the rules would answer with a question. The model is asked for JSON
+/// matching the command schema (`response_format` `json_schema`, and the schema described in the
+/// prompt); its answer is validated with the same rules as every ``ParentCommand`` and passes the
+/// same ``SafetyNet``. On any error, timeout or invalid answer the rules' question stands.
 public struct LLMInterpreter: Interpreter {
     public struct Configuration: Sendable {
         /// The server root, without `/v1`: `http://127.0.0.1:8080`.
@@ -47,20 +47,31 @@ public struct LLMInterpreter: Interpreter {
         var endpoint: URL { baseURL.appendingPathComponent("v1").appendingPathComponent("chat").appendingPathComponent("completions") }
     }
 
+    /// Where an interpretation came from.
+    public enum Source: Sendable, Equatable {
+        /// The rules understood the words; the model was not asked.
+        case rules
+        /// The rules would have asked; the model's answer was used.
+        case model
+        /// The model's answer contradicted the words: the safety net's question instead.
+        case modelOverruled
+        /// The model gave no usable answer: the rules' question stands.
+        case modelFailed(LLMInterpreterError)
+    }
+
     /// An interpretation and where it came from.
     public struct Outcome: Sendable, Equatable {
         public var interpretation: Interpretation
-        /// nil when the model's answer was used; otherwise why the built-in interpreter answered.
-        public var fallbackReason: LLMInterpreterError?
+        public var source: Source
     }
 
     public let configuration: Configuration
-    public let fallback: BuiltInInterpreter
+    public let rules: BuiltInInterpreter
     private let transport: Transport
 
-    public init(configuration: Configuration, fallback: BuiltInInterpreter = BuiltInInterpreter()) {
+    public init(configuration: Configuration, rules: BuiltInInterpreter = BuiltInInterpreter()) {
         self.configuration = configuration
-        self.fallback = fallback
+        self.rules = rules
         transport = Transport(timeout: configuration.timeout)
     }
 
@@ -68,13 +79,16 @@ public struct LLMInterpreter: Interpreter {
         await interpretReportingSource(text, now: now, timeZone: timeZone).interpretation
     }
 
-    /// Like ``interpret(_:now:timeZone:)``, saying whether the model's answer was used.
+    /// Like ``interpret(_:now:timeZone:)``, saying which interpreter answered.
     public func interpretReportingSource(_ text: String, now: Date, timeZone: TimeZone) async -> Outcome {
+        let question = rules.interpret(text, now: now, timeZone: timeZone)
+        guard question.isClarify else { return Outcome(interpretation: question, source: .rules) }
         switch await modelInterpretation(text, now: now, timeZone: timeZone) {
-        case .success(let interpretation):
-            return Outcome(interpretation: interpretation, fallbackReason: nil)
+        case .success(let answer):
+            let checked = rules.checked(answer, text: text)
+            return Outcome(interpretation: checked, source: checked == answer ? .model : .modelOverruled)
         case .failure(let reason):
-            return Outcome(interpretation: fallback.interpret(text, now: now, timeZone: timeZone), fallbackReason: reason)
+            return Outcome(interpretation: question, source: .modelFailed(reason))
         }
     }
 

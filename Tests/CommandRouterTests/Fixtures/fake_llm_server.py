@@ -8,6 +8,8 @@ test: POST /{mode}/v1/chat/completions with mode
   valid             a valid command: shutdown games for 4321 s, child Sam
   fenced            the same answer inside a Markdown code fence
   clarify           {"action": "clarify", "question": ...}
+  allow-youtube     {"action": "allow", "apps": ["youtube"], "child": "her"}
+  block-youtube     {"action": "block_app", "apps": ["youtube"]}
   invalid-json      content that is not JSON
   schema-violation  JSON that breaks the command schema
   bad-envelope      a 200 response without choices
@@ -24,6 +26,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 VALID = {"action": "shutdown", "durationSeconds": 4321, "categories": ["games"], "child": "Sam"}
+ALLOW_YOUTUBE = {"action": "allow", "apps": ["youtube"], "child": "her"}
+BLOCK_YOUTUBE = {"action": "block_app", "apps": ["youtube"]}
 SLOW_SECONDS = float(sys.argv[2]) if len(sys.argv) > 2 else 5.0
 last_request = {"body": None}
 lock = threading.Lock()
@@ -84,6 +88,10 @@ class Handler(BaseHTTPRequestHandler):
             self.send_json(200, completion("```json\n" + json.dumps(VALID) + "\n```"))
         elif mode == "clarify":
             self.send_json(200, completion(json.dumps({"action": "clarify", "question": "Which child?"})))
+        elif mode == "allow-youtube":
+            self.send_json(200, completion(json.dumps(ALLOW_YOUTUBE)))
+        elif mode == "block-youtube":
+            self.send_json(200, completion(json.dumps(BLOCK_YOUTUBE)))
         elif mode == "invalid-json":
             self.send_json(200, completion("Sure! Here is the command: {action: shutdown"))
         elif mode == "schema-violation":

@@ -1,0 +1,163 @@
+import Foundation
+
+/// The check every interpretation passes, the built-in interpreter's and the model's: a second,
+/// simpler reading of the words that only asks which way each verb points, a new restriction or
+/// lifting one, with its negation applied ("don't block" lifts, "don't let" restricts). An answer
+/// that restricts where the words only lift ("cancel the block on YouTube" read as a block), that
+/// allows where they only restrict, or any answer to words that point both ways ("unblock YouTube
+/// and block TikTok"), becomes a question: a question is always better than the opposite.
+enum SafetyNet {
+    /// Which ways the words point.
+    struct Reading: Equatable, Sendable {
+        var restricts = false
+        var lifts = false
+        /// A "not"/"never" that no verb took: "Block YouTube, not TikTok".
+        var strayNegation = false
+    }
+
+    /// `interpretation` if it agrees with `reading`, the words' ``read(_:)``; otherwise a question.
+    static func check(_ interpretation: Interpretation, reading: Reading) -> Interpretation {
+        guard case .command(let command, _) = interpretation, command.action != .warning else { return interpretation }
+        let target = targetName(command)
+        if reading.lifts && reading.restricts {
+            return .clarify(question: "You asked me both to lift a block and to add one. Which should I do: block \(target), or allow it?")
+        }
+        switch command.action {
+        case .shutdown, .blockApp, .schedule:
+            if reading.lifts {
+                return .clarify(question: "Your words sound like lifting a block, not adding one. Should I allow \(target) (lift its block), or block it?")
+            }
+        case .allow:
+            if reading.restricts {
+                return .clarify(question: "Your words sound like adding a block, not lifting one. Should I block \(target), or allow it?")
+            }
+        case .extend, .warning:
+            break
+        }
+        if reading.strayNegation {
+            return .clarify(question: "I'm not sure what the “not” applies to. Could you say what to block and what to allow in separate messages?")
+        }
+        return interpretation
+    }
+
+    private static func targetName(_ command: ParentCommand) -> String {
+        if let apps = command.apps, !apps.isEmpty {
+            return apps.map { AppCatalog.standard.displayName(for: $0) }.joined(separator: " and ")
+        }
+        if let categories = command.categories, !categories.isEmpty {
+            return categories.map(\.rawValue).joined(separator: " and ")
+        }
+        return "the device"
+    }
+
+    /// Verbs and nouns that put a block in place, and that name a block to lift.
+    private static let blocking: Set<Key> = [.block, .shutdown, .lock, .pause, .shut, .cut]
+    /// Verbs that lift a block when one is named after them ("cancel the ban", "take X off the block list").
+    private static let lifting: Set<Key> = [.lift, .end, .undo, .remove, .take]
+
+    /// Which ways the words point, clause by clause (a clause ends at punctuation, "and", "but", "then").
+    static func read(_ lexes: [Lex]) -> Reading {
+        var reading = Reading()
+        var negated = false
+        var clauseStart = 0
+        var consumed = Set<Int>()
+        func key(_ i: Int) -> Key? { i < lexes.count ? lexes[i].key : nil }
+        func isBoundary(_ i: Int) -> Bool {
+            if case .punctuation = lexes[i].sense { return true }
+            return key(i) == .and || key(i) == .but || key(i) == .then || key(i) == .or
+        }
+        func clauseEnd(_ i: Int) -> Int {
+            var j = i + 1
+            while j < lexes.count, !isBoundary(j) { j += 1 }
+            return j
+        }
+        func clauseHas(_ i: Int, _ keys: Set<Key>, after: Bool) -> Int? {
+            let range = after ? (i + 1)..<clauseEnd(i) : clauseStart..<i
+            return range.first { lexes[$0].key.map(keys.contains) ?? false }
+        }
+        func clauseHasSchedule(_ i: Int) -> Bool {
+            (clauseStart..<clauseEnd(i)).contains { if case .key(.scheduleKind) = lexes[$0].sense { return true }; return false }
+        }
+        func point(_ restricting: Bool) {
+            if restricting != negated { reading.restricts = true } else { reading.lifts = true }
+            negated = false
+        }
+        var hasTargetAfterNegation = false
+        for i in lexes.indices {
+            if isBoundary(i) {
+                if negated && hasTargetAfterNegation { reading.strayNegation = true }
+                negated = false
+                hasTargetAfterNegation = false
+                clauseStart = i + 1
+                continue
+            }
+            switch lexes[i].sense {
+            case .app, .category:
+                if negated { hasTargetAfterNegation = true }
+                continue
+            default:
+                break
+            }
+            guard let k = lexes[i].key, !consumed.contains(i) else { continue }
+            switch k {
+            case .not:
+                negated = true
+            case .no:
+                let next = ((i + 1)..<clauseEnd(i)).first { key($0) != .more && key($0) != .article }
+                if let next, let nk = key(next), blocking.contains(nk) {
+                    negated = true
+                } else if let next, key(next) == .restrictions {
+                    point(false)
+                } else if next != nil {
+                    point(true)
+                }
+            case .stop:
+                // "stop blocking", "stop turning off": the block is what stops; "stop the ban" lifts it
+                if let next = key(i + 1), blocking.contains(next) || next == .turn {
+                    negated = true
+                } else if let object = clauseHas(i, blocking, after: true) {
+                    consumed.insert(object)
+                    point(false)
+                } else {
+                    point(true)
+                }
+            case _ where blocking.contains(k):
+                point(true)
+            case .unblock, .freeTime:
+                point(false)
+            case _ where lifting.contains(k):
+                let end = clauseEnd(i)
+                if let object = ((i + 1)..<end).first(where: { key($0).map { blocking.contains($0) || $0 == .restrictions } ?? false }) {
+                    consumed.insert(object)
+                    point(false)
+                } else if k == .lift || k == .undo {
+                    point(false)
+                } else if k == .remove || (k == .take && clauseHas(i, [.away, .off, .out], after: true) != nil) {
+                    point(true)
+                }
+            case .turn:
+                guard !clauseHasSchedule(i) else { continue }
+                if clauseHas(i, [.off, .out, .down], after: true) != nil {
+                    point(true)
+                } else if clauseHas(i, [.on, .back], after: true) != nil {
+                    point(false)
+                }
+            case .allow, .letVerb:
+                // Neither: "let's", more time ("allow him 15 more minutes"), a schedule ("allow social media only")
+                if k == .letVerb, key(i + 1) == .speaker { continue }
+                if clauseHasSchedule(i) || ((clauseStart..<clauseEnd(i)).contains {
+                    [.more, .another, .longer, .stay, .extend, .only].contains(key($0))
+                }) { continue }
+                point(false)
+            case .give:
+                if clauseHas(i, [.back], after: true) != nil { point(false) }
+            case .use:
+                if clauseHas(i, [.modal, .want], after: false) != nil { point(false) }
+            default:
+                break
+            }
+        }
+        if negated && hasTargetAfterNegation { reading.strayNegation = true }
+        return reading
+    }
+}
