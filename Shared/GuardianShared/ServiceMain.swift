@@ -8,15 +8,16 @@ import ServiceLifecycle
 public enum ServiceMain {
     public static func run(name: String, makeService: (GuardianConfig, Logger) throws -> any Service) async -> Never {
         var logger = Logger(label: "guardian.\(name)")
-        let config: GuardianConfig
+        var config: GuardianConfig
         do {
             config = try GuardianConfig()
+            config.instanceId = try InstanceIdentity.resolve(service: name, config: config)
         } catch {
             logger.critical("bad configuration: \(error)")
-            exit(2)
+            exit(error is StorageError ? StorageFailure.exitCode : 2)
         }
         logger.logLevel = config.logLevel
-        StorageFailure.install { [logger] error in StorageFailure.halt(service: name, config: config, logger: logger, error: error) }
+        StorageFailure.install { [logger, config] error in StorageFailure.halt(service: name, config: config, logger: logger, error: error) }
         do {
             let service = try makeService(config, logger)
             let group = ServiceGroup(
