@@ -185,7 +185,7 @@ public final class SessionHandover: Sendable {
         let drained = await barrier(on: client, topic: "\(topics.presence(service, instanceId))/handover/\(UUID().uuidString)") {
             self.client.isConnected
         }
-        if drained { logger.info("left the shared subscriptions to the other replicas") }
+        if drained { logger.notice("left the shared subscriptions to the other replicas") }
         return drained
     }
 
