@@ -133,8 +133,9 @@ public final class SessionHandover: Sendable {
         for id in departed where handingOver.withLock({ $0.insert(id).inserted }) {
             Task { [self] in
                 let done = await handOver(id)
-                if !done {  // try again after another grace period, unless it came back
-                    peers.withLock { if $0[id]?.online == false { $0[id]?.offlineSince = .now } }
+                peers.withLock { peers in
+                    guard peers[id]?.online == false else { return }  // it came back
+                    if done { peers[id] = nil } else { peers[id]?.offlineSince = .now }  // else: again after another grace period
                 }
                 handingOver.withLock { _ = $0.remove(id) }
             }

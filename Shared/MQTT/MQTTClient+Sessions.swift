@@ -35,14 +35,12 @@ extension MQTTClient {
     /// The session-present flag of the latest CONNACK (nil before the first).
     public var sessionPresent: Bool? { connection.state.withLock { $0.sessionPresent } }
 
-    /// The reason code of the latest disconnection (0x8E: another connection took the session over).
+    /// The reason code of the latest disconnection: the broker's (0x8E when a broker says another
+    /// connection took the session over; mosquitto 2.0 just closes the socket) or libmosquitto's `MOSQ_ERR_*`.
     public var disconnectReason: Int32? { connection.state.withLock { $0.disconnectReason } }
 
     /// True once a client that does not reconnect lost its connection (and before `shutdown`).
     public var hasEnded: Bool { connection.hasEnded }
-
-    /// MQTT 5's "session taken over" reason code.
-    public static let sessionTakenOver = Int32(MQTT_RC_SESSION_TAKEN_OVER.rawValue)
 }
 
 extension MQTTConnection {

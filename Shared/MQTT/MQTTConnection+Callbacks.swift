@@ -59,8 +59,9 @@ extension MQTTConnection {
 
     func didDisconnect(reasonCode: Int32) {
         state.withLock { s in
+            // The first report of a disconnection (the broker's reason); libmosquitto may report the closed socket after it.
+            if s.connected { s.disconnectReason = reasonCode }
             s.connected = false
-            s.disconnectReason = reasonCode
         }
         if reasonCode != 0 {
             logger.debug("disconnected from MQTT broker", metadata: ["mqtt.reason": "\(reasonCode)"])

@@ -62,7 +62,7 @@ final class MQTTConnection: Sendable {
         var localOnly: Set<UInt32> = []
         /// The session-present flag of the latest CONNACK.
         var sessionPresent: Bool?
-        /// The reason code of the latest disconnection (e.g. 0x8E: the session was taken over).
+        /// The reason code of the latest disconnection (see `MQTTClient.disconnectReason`).
         var disconnectReason: Int32?
 
         /// The registrations a message tagged with `identifiers` is for. The broker keeps one

@@ -78,6 +78,7 @@ final class ReplicaSet: @unchecked Sendable {
 
     /// Whether the broker still holds a session for `instance`: connects with its client id and
     /// `clean_start = false` (session expiry 0, so this look leaves nothing behind) and reads CONNACK.
+    /// Call once the session's last connection is closed and its presence cleared.
     func sessionPresent(_ instance: String) async throws -> Bool {
         var configuration = broker.configuration("\(service)-\(instance)", cleanStart: false)
         configuration.sessionExpirySeconds = 0

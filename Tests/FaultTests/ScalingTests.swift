@@ -78,6 +78,9 @@ struct ScalingTests {
         try await replicas.stop("r3", signal: SIGKILL)
         let killedAt = ContinuousClock.now
         let sentAtKill = sender.sent
+        let handedOver = Task {
+            await FaultHarness.waitUntil(timeout: .seconds(60)) { replicas.cleared("r3") } ? ContinuousClock.now - killedAt : nil
+        }
         try await sender.finish()
         let sentAt = ContinuousClock.now
         let expected = Set((0..<900).map { "k\($0)" })
@@ -93,9 +96,8 @@ struct ScalingTests {
         #expect(events.repeats <= 1000, "\(events.repeats) repeats")
         print("SIGKILL of 1 of 3: \(expected.count) fixes, all events within \(took) of the stream's end, \(events.repeats) repeated with their id")
 
-        try #require(await FaultHarness.waitUntil(timeout: .seconds(60)) { replicas.cleared("r3") }, "r3's presence was not cleared within 60 s")
-        print("r3's session handed over and ended \(ContinuousClock.now - killedAt) after the kill")
-        #expect(ContinuousClock.now - killedAt < .seconds(60))
+        let handoverTook = try #require(await handedOver.value, "r3's presence was not cleared within 60 s of the kill")
+        print("r3's session handed over and ended \(handoverTook) after the kill")
         #expect(try await replicas.sessionPresent("r3") == false)
         try await replicas.stopAll()
         await phone.shutdown()
