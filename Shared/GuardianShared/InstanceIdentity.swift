@@ -12,7 +12,7 @@ public enum InstanceIdentity {
         URL(fileURLWithPath: dataDirectory).appendingPathComponent("\(service).instance").path
     }
 
-    /// The id the service runs under; writes a new one on first start.
+    /// The id the service runs under; writes a new one on first start (a `StorageError` when it cannot).
     public static func resolve(service: String, config: GuardianConfig) throws -> String {
         if let explicit = explicit(config) { return explicit }
         let path = file(service: service, dataDirectory: config.dataDirectory)
@@ -22,10 +22,14 @@ public enum InstanceIdentity {
         // so every process reads one complete file.
         let id = String(UUID().uuidString.lowercased().filter(\.isHexDigit).prefix(12))
         let draft = "\(path).\(getpid()).\(UUID().uuidString.prefix(8))"
-        try Data((id + "\n").utf8).write(to: URL(fileURLWithPath: draft), options: .atomic)
+        do {
+            try Data((id + "\n").utf8).write(to: URL(fileURLWithPath: draft))
+        } catch {
+            throw StorageError.cannotOpen(path: path, reason: "cannot store a new instance id: \(error.localizedDescription)", code: nil)
+        }
         defer { unlink(draft) }
         if link(draft, path) != 0 && errno != EEXIST {
-            throw ConfigurationError(key: "GUARDIAN_INSTANCE_ID", reason: "cannot store a new instance id in \(path): \(String(cString: strerror(errno)))")
+            throw StorageError.cannotOpen(path: path, reason: "cannot store a new instance id: \(StorageError.osError(errno))", code: nil)
         }
         guard let kept = try stored(at: path) else {
             throw ConfigurationError(key: "GUARDIAN_INSTANCE_ID", reason: "cannot read the instance id stored in \(path)")

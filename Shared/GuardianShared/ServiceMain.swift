@@ -12,9 +12,12 @@ public enum ServiceMain {
         do {
             config = try GuardianConfig()
             config.instanceId = try InstanceIdentity.resolve(service: name, config: config)
+        } catch let error as StorageError {
+            logger.critical("\(name) cannot start: \(error)")
+            exit(StorageFailure.exitCode)
         } catch {
             logger.critical("bad configuration: \(error)")
-            exit(error is StorageError ? StorageFailure.exitCode : 2)
+            exit(2)
         }
         logger.logLevel = config.logLevel
         StorageFailure.install { [logger, config] error in StorageFailure.halt(service: name, config: config, logger: logger, error: error) }
