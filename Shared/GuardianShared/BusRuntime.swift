@@ -12,7 +12,7 @@ public final class BusRuntime: Sendable {
     public let client: MQTTClient
     public let topics: Topics
     public let counters = Counters()
-    /// Hands departed replicas' sessions over, and leaves at once when stopping beside a live replica.
+    /// Hands departed replicas' sessions over, and leaves at once when stopping beside a live one.
     public let handover: SessionHandover
     public let startedAt = Timestamp.now()
 
@@ -85,8 +85,8 @@ public final class BusRuntime: Sendable {
     }
 
     /// Announces the instance offline and disconnects after outstanding publishes are acknowledged.
-    /// Beside a live replica, it first leaves the shared subscriptions, ends its session and clears
-    /// its presence (see `SessionHandover`).
+    /// Beside a live replica with a lower id, it first leaves the shared subscriptions, ends its
+    /// session and clears its presence (see `SessionHandover`).
     public func stop() async {
         let left = await handover.leave()
         if left {

@@ -15,9 +15,10 @@ import Synchronization
 ///   has arrived), ends the session (expiry 0: the broker deletes it) and clears the departed one's
 ///   retained presence. If the owner comes back meanwhile (it takes its session over, or says online),
 ///   the handover stops at once and never reconnects.
-/// - An instance stopping while another is live leaves at once: it unsubscribes, handles what its
-///   session still holds up to a barrier and ends the session. Alone, it keeps its session, so a
-///   restart finds its queue (and a successor with another id takes it over).
+/// - An instance stopping while a live one with a lower id stays leaves at once: it unsubscribes,
+///   handles what its session still holds up to a barrier and ends the session. The lowest (or one
+///   alone) keeps its session: when every replica stops at once, that session still collects what
+///   is published meanwhile, for a restart (or for a successor with another id, which takes it over).
 public final class SessionHandover: Sendable {
     struct Peer {
         var online: Bool
@@ -45,6 +46,9 @@ public final class SessionHandover: Sendable {
     private let handingOver = Mutex<Set<String>>([])
     private let watch = Mutex<Task<Void, Never>?>(nil)
     private let active = Atomic<Bool>(false)
+    private let ended = Atomic<Bool>(false)
+    /// Handovers under way, by departed instance: closed (their sessions kept) when this instance stops.
+    private let adoptedSessions = Mutex<[String: MQTTClient]>([:])
 
     init(service: String, config: GuardianConfig, client: MQTTClient, topics: Topics, logger: Logger) throws(ConfigurationError) {
         self.service = service
@@ -83,13 +87,21 @@ public final class SessionHandover: Sendable {
         }
     }
 
-    /// Stops watching (no new handover starts).
+    /// Stops watching and closes the handovers under way; their sessions stay for someone else.
     func end() {
+        ended.store(true, ordering: .releasing)
         watch.withLock {
             $0?.cancel()
             $0 = nil
         }
+        let open = adoptedSessions.withLock { sessions in
+            defer { sessions = [:] }
+            return Array(sessions.values)
+        }
+        for adopted in open { Task { await adopted.shutdown(flushTimeout: .zero) } }
     }
+
+    private var isEnded: Bool { ended.load(ordering: .acquiring) }
 
     private func observe(_ message: MQTTMessage) {
         guard let id = message.topicLevels.last.map(String.init), id != instanceId else { return }
@@ -109,10 +121,10 @@ public final class SessionHandover: Sendable {
         peer.online && peer.shard == shard && now - peer.seen < liveness
     }
 
-    /// True while another instance of the service (same shard) is online and reporting.
-    public var hasLivePeer: Bool {
+    /// True while another instance of the service (same shard) with a lower id is online and reporting.
+    public var hasLowerLivePeer: Bool {
         let now = ContinuousClock.now
-        return peers.withLock { $0.values.contains { isLive($0, at: now) } }
+        return peers.withLock { $0.contains { $0.key < instanceId && isLive($0.value, at: now) } }
     }
 
     private func isBack(_ id: String) -> Bool { peers.withLock { $0[id]?.online ?? false } }
@@ -150,22 +162,26 @@ public final class SessionHandover: Sendable {
         let adopted: MQTTClient
         do {
             adopted = try client.adoptingSession(of: "\(service)-\(departed)", handlersFor: Self.isShared, logger: logger)
+            adoptedSessions.withLock { $0[departed] = adopted }
+            if isEnded { throw MQTTError.shutDown }
             try await adopted.connect(timeout: .seconds(60))
         } catch {
+            adoptedSessions.withLock { _ = $0.removeValue(forKey: departed) }
             logger.warning("cannot open the session of a departed replica", metadata: [LogKey.error: "\(error)"])
             return false
         }
+        defer { adoptedSessions.withLock { _ = $0.removeValue(forKey: departed) } }
         let held = adopted.sessionPresent == true
         var drained = !held
         if held {
             logger.notice("handing over the session of a departed replica")
             adopted.withdraw(where: Self.isShared)
             drained = await barrier(on: adopted, topic: "\(topics.presence(service, departed))/handover/\(UUID().uuidString)") {
-                !adopted.hasEnded && !self.isBack(departed)
+                !adopted.hasEnded && !self.isBack(departed) && !self.isEnded
             }
         }
-        guard drained, !adopted.hasEnded, !isBack(departed) else {
-            logger.notice("the departed replica came back; handover stopped", metadata: ["mqtt.reason": "\(adopted.disconnectReason ?? 0)"])
+        guard drained, !adopted.hasEnded, !isBack(departed), !isEnded else {
+            logger.notice("handover stopped: the departed replica came back, or this one stops", metadata: ["mqtt.reason": "\(adopted.disconnectReason ?? 0)"])
             await adopted.shutdown(flushTimeout: .zero)
             return true
         }
@@ -177,11 +193,11 @@ public final class SessionHandover: Sendable {
         return true
     }
 
-    /// Leaving while another instance is live: unsubscribes from the shared subscriptions and handles
+    /// Leaving while a live instance with a lower id stays: unsubscribes from the shared subscriptions and handles
     /// what the session still holds, up to a barrier. Returns true when the session may end (expiry 0).
     func leave() async -> Bool {
         end()
-        guard active.load(ordering: .relaxed), client.isConnected, hasLivePeer else { return false }
+        guard active.load(ordering: .relaxed), client.isConnected, hasLowerLivePeer else { return false }
         client.withdraw(where: Self.isShared)
         let drained = await barrier(on: client, topic: "\(topics.presence(service, instanceId))/handover/\(UUID().uuidString)") {
             self.client.isConnected

@@ -26,9 +26,10 @@ final class ReplicaSet: @unchecked Sendable {
         presence = try await MessageCollector(observer, "guardian/services/\(service)/+")
     }
 
-    /// Starts `instance` and returns once it announced itself online (live, not a retained presence).
+    /// Starts `instance` (again with its data directory, if it ran before) and returns once it
+    /// announced itself online (live, not a retained presence).
     func start(_ instance: String) async throws {
-        let data = try TemporaryDirectory()
+        let data = try lock.withLock { try directories[instance] ?? TemporaryDirectory() }
         let since = presence.count
         var variables = [
             "GUARDIAN_MQTT_URL": broker.url, "GUARDIAN_DATA_DIR": data.url.path, "GUARDIAN_INSTANCE_ID": instance,

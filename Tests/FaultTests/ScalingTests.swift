@@ -63,6 +63,41 @@ struct ScalingTests {
         broker.stop()
     }
 
+    @Test("every replica stopped at once, fixes published meanwhile, all started again: every fix one event")
+    func allStoppedAtOnce() async throws {
+        try #require(FaultHarness.built("ingest"))
+        let broker = try TestBroker()
+        let observer = try await broker.connectedClient("observer")
+        let events = try await Tally(observer, "guardian/events/+/location")
+        let replicas = try await ReplicaSet("ingest", broker: broker, observer: observer)
+        let instances = ["r1", "r2", "r3"]
+        for instance in instances { try await replicas.start(instance) }
+        let phone = try await broker.connectedClient("phones")
+        let before = fixes(150, devices: 50, prefix: "s")
+        for fix in before { try await phone.publish(fix) }
+        try #require(await FaultHarness.waitUntil(timeout: .seconds(120)) { events.distinct >= 150 })
+
+        // As `docker compose down`: all at once. The lowest id keeps its session, which collects the
+        // next fixes; the others leave it to that one.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for instance in instances { group.addTask { try await replicas.stop(instance) } }
+            try await group.waitForAll()
+        }
+        let during = fixes(150, devices: 50, prefix: "d")
+        for fix in during { try await phone.publish(fix) }
+        for instance in instances { try await replicas.start(instance) }
+        let expected = Set((0..<150).flatMap { ["s\($0)", "d\($0)"] })
+        let all = await FaultHarness.waitUntil(timeout: .seconds(120)) { expected.isSubset(of: events.keys) }
+        _ = await FaultHarness.waitUntil(timeout: .milliseconds(500)) { false }
+        let (lost, unexpected) = check(events, expected)
+        #expect(all && lost == 0 && unexpected == 0, "\(lost) fixes lost, \(unexpected) unexpected")
+        #expect(events.repeats == 0, "doubled: \(events.doubled.prefix(10))")
+        try await replicas.stopAll()
+        await phone.shutdown()
+        await observer.shutdown()
+        broker.stop()
+    }
+
     @Test("a replica killed with SIGKILL and never restarted: its share reaches the others, its session is gone within 60 s")
     func killedForGood() async throws {
         try #require(FaultHarness.built("ingest"))
