@@ -11,12 +11,12 @@ struct HealthCommand: AsyncParsableCommand {
     @Option(help: "The service name.")
     var service: String
 
-    @Option(help: "The instance id (default: GUARDIAN_INSTANCE_ID or the host name, as the service uses).")
+    @Option(help: "The instance id (default: GUARDIAN_INSTANCE_ID or the one the service keeps in its data directory).")
     var instance: String?
 
     func run() async throws {
         let config = try GuardianConfig()
-        let id = instance ?? config.instanceId
+        let id = instance ?? InstanceIdentity.current(service: service, config: config) ?? config.instanceId
         guard Identifier.isValid(service), Identifier.isValid(id) else { throw ValidationError("service and instance must be ids") }
         let (client, topics) = try await BusConnection.connect(clientSuffix: "health")
         let subscription = try await client.subscribe(topics.presence(service, id))

@@ -12,6 +12,8 @@ public final class BusRuntime: Sendable {
     public let client: MQTTClient
     public let topics: Topics
     public let counters = Counters()
+    /// Hands departed replicas' sessions over, and leaves at once when stopping beside a live one.
+    public let handover: SessionHandover
     public let startedAt = Timestamp.now()
 
     /// The pause for a service whose every message costs a commit and an acknowledgement (ingest,
@@ -42,12 +44,14 @@ public final class BusRuntime: Sendable {
         var mqtt = try config.mqttConfiguration(service: service, will: will)
         mqtt.coalescingPause = coalescingPause
         client = try MQTTClient(configuration: mqtt, logger: logger)
+        handover = try SessionHandover(service: service, config: config, client: client, topics: topics, logger: logger)
     }
 
     /// Connects (retrying until the broker answers) and announces the instance online. A graceful
     /// shutdown while the broker has not answered yet ends the wait: `start()` then returns without
     /// connecting, and the service's run loop finds the shutdown already under way.
     public func start() async throws {
+        try await handover.begin()
         let connected = try await withGracefulShutdownHandler {
             do {
                 try await client.connect()
@@ -83,14 +87,22 @@ public final class BusRuntime: Sendable {
     }
 
     /// Announces the instance offline and disconnects after outstanding publishes are acknowledged.
+    /// Beside a live replica with a lower id, it first leaves the shared subscriptions, ends its
+    /// session and clears its presence (see `SessionHandover`).
     public func stop() async {
-        publishPresence(.offline)
-        await client.shutdown(flushTimeout: .seconds(5))
+        let left = await handover.leave()
+        if left {
+            client.publish(MQTTOutgoing(topic: topics.presence(service, config.instanceId), payload: Data(), retain: true)) { _ in }
+        } else {
+            publishPresence(.offline)
+        }
+        await client.shutdown(flushTimeout: .seconds(5), sessionExpiry: left ? 0 : nil)
         logger.info("service stopped")
     }
 
     /// Drops the connection as a crash would (no flush; the broker publishes the offline will). For tests.
     public func crash() async {
+        handover.end()
         await client.shutdown(flushTimeout: .zero, sendWill: true)
     }
 

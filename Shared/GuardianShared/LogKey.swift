@@ -6,6 +6,8 @@ public enum LogKey {
     public static let service = "service"
     public static let instance = "service.instance"
     public static let shard = "service.shard"
+    /// Another instance of the same service whose session is handed over.
+    public static let peer = "service.peer"
     public static let reason = "reason"
     public static let count = "count"
     public static let error = "error"

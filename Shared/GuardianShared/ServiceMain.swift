@@ -8,16 +8,20 @@ import ServiceLifecycle
 public enum ServiceMain {
     public static func run(name: String, makeService: (GuardianConfig, Logger) throws -> any Service) async -> Never {
         var logger = Logger(label: "guardian.\(name)")
-        let config: GuardianConfig
+        var config: GuardianConfig
         do {
             config = try GuardianConfig()
+            config.instanceId = try InstanceIdentity.resolve(service: name, config: config)
+        } catch let error as StorageError {
+            logger.critical("\(name) cannot start: \(error)")
+            exit(StorageFailure.exitCode)
         } catch {
             logger.critical("bad configuration: \(error)")
             exit(2)
         }
         logger.logLevel = config.logLevel
         logger.debug("settings", metadata: ["settings": "\(config.settings.debugDescription)"])
-        StorageFailure.install { [logger] error in StorageFailure.halt(service: name, config: config, logger: logger, error: error) }
+        StorageFailure.install { [logger, config] error in StorageFailure.halt(service: name, config: config, logger: logger, error: error) }
         do {
             let service = try makeService(config, logger)
             let group = ServiceGroup(

@@ -36,6 +36,13 @@ public struct MQTTConfiguration: Sendable {
     /// acknowledged in the next turn together (one transaction and fewer system calls instead of a
     /// turn per message or two); a message waits at most this much longer. Zero (the default) turns it off.
     public var coalescingPause: Duration = .zero
+    /// False for a connection that must never come back by itself once it ends (a session taken over
+    /// from a departed replica: reconnecting would fight its owner). A first attempt that fails ends it too.
+    public var reconnects = true
+    /// Routes every message by its topic to the first registration whose filter matches, ignoring
+    /// subscription identifiers: for a session whose queue was filled under another client's
+    /// identifiers (see `MQTTClient.adoptingSession`).
+    public var routesByTopic = false
 
     public init(
         host: String = "127.0.0.1", port: Int = 1883, username: String? = nil, password: String? = nil,

@@ -43,6 +43,7 @@ extension MQTTConnection {
         }
         let (waiters, ids) = state.withLock { s in
             s.connected = true
+            s.sessionPresent = sessionPresent
             s.refusal = nil
             s.statistics.connects += 1
             defer { s.connectWaiters = [:] }
@@ -57,7 +58,11 @@ extension MQTTConnection {
     }
 
     func didDisconnect(reasonCode: Int32) {
-        state.withLock { $0.connected = false }
+        state.withLock { s in
+            // The first report of a disconnection (the broker's reason); libmosquitto may report the closed socket after it.
+            if s.connected { s.disconnectReason = reasonCode }
+            s.connected = false
+        }
         if reasonCode != 0 {
             logger.debug("disconnected from MQTT broker", metadata: ["mqtt.reason": "\(reasonCode)"])
         }
@@ -104,7 +109,9 @@ extension MQTTConnection {
         let (targets, matched) = state.withLock { s -> ([Delivery], Bool) in
             s.statistics.received += 1
             let matching: [(UInt32, Registration)] =
-                identifiers.isEmpty
+                configuration.routesByTopic
+                ? s.registrations.filter { TopicFilter.matches($0.value.filter, topic: topic) }.min { $0.key < $1.key }.map { [($0.key, $0.value)] } ?? []
+                : identifiers.isEmpty
                 ? s.registrations.filter { TopicFilter.matches($0.value.filter, topic: topic) }.map { ($0.key, $0.value) }
                 : s.registrations(sharingFilterWith: identifiers)
             var immediate: [Delivery] = []

@@ -57,6 +57,13 @@ final class MQTTConnection: Sendable {
         /// A registration ended while another kept its filter: the identifier the broker may still
         /// tag messages with, and the registration that now receives them.
         var successors: [UInt32: UInt32] = [:]
+        /// Registrations that have (or no longer have) no subscription at the broker: handlers for
+        /// what a session already holds (see `MQTTClient.withdraw(where:)`).
+        var localOnly: Set<UInt32> = []
+        /// The session-present flag of the latest CONNACK.
+        var sessionPresent: Bool?
+        /// The reason code of the latest disconnection (see `MQTTClient.disconnectReason`).
+        var disconnectReason: Int32?
 
         /// The registrations a message tagged with `identifiers` is for. The broker keeps one
         /// subscription per filter, tagged by the latest SUBSCRIBE: every registration with an
@@ -189,7 +196,7 @@ final class MQTTConnection: Sendable {
             let immediate: Result<Void, MQTTError>? = state.withLock { s in
                 if s.connected { return .success(()) }
                 if let refusal = s.refusal { return .failure(refusal) }
-                if s.phase != .running { return .failure(.shutDown) }
+                if s.phase != .running || s.loopDone { return .failure(.shutDown) }
                 s.connectWaiters[waiter] = continuation
                 return nil
             }
@@ -236,12 +243,13 @@ final class MQTTConnection: Sendable {
                     }
                 }
                 markDisconnected()
-                if isStopping { break }
+                if isStopping || !configuration.reconnects { break }
                 logger.warning(
                     "MQTT connection lost; reconnecting",
                     metadata: ["mqtt.error": "\(String(cString: mosquitto_strerror(loopRC)))", "mqtt.client": "\(configuration.clientId)"])
             } else {
                 failures += 1
+                if !configuration.reconnects { break }
                 if failures == 1 || failures % 20 == 0 {
                     logger.warning(
                         "cannot reach MQTT broker; retrying",
@@ -276,14 +284,20 @@ final class MQTTConnection: Sendable {
     }
 
     private func finishLoop() {
-        let waiter: CheckedContinuation<Void, Never>? = state.withLock { s in
+        let (waiter, connectWaiters, failure) = state.withLock { s in
             s.loopDone = true
+            s.connected = false
             let w = s.loopFinished
             s.loopFinished = nil
-            return w
+            defer { s.connectWaiters = [:] }
+            return (w, Array(s.connectWaiters.values), s.refusal ?? .shutDown)
         }
+        connectWaiters.forEach { $0.resume(returning: .failure(failure)) }
         waiter?.resume()
     }
+
+    /// True once the network thread ended by itself: a connection that does not reconnect lost its connection.
+    var hasEnded: Bool { state.withLock { $0.loopDone && $0.phase == .running } }
 
     // MARK: Publishing
 
@@ -404,7 +418,7 @@ final class MQTTConnection: Sendable {
 
     /// Sends SUBSCRIBE for one registration, tagged with its subscription identifier.
     func sendSubscribe(id: UInt32) {
-        guard let registration = state.withLock({ $0.registrations[id] }) else { return }
+        guard let registration = state.withLock({ $0.localOnly.contains(id) ? nil : $0.registrations[id] }) else { return }
         var props = try? MQTTPropertyList.subscription(identifier: id)
         defer { props?.free() }
         state.withLock { s in
@@ -440,7 +454,7 @@ final class MQTTConnection: Sendable {
 
     // MARK: Shutting down
 
-    func shutdown(flushTimeout: Duration, sendWill: Bool) async {
+    func shutdown(flushTimeout: Duration, sendWill: Bool, sessionExpiry: UInt32? = nil) async {
         let wasRunning = state.withLock { s -> Bool in
             guard s.phase == .running else { return false }
             return true
@@ -459,7 +473,9 @@ final class MQTTConnection: Sendable {
         guard proceed else { return }
         if wasRunning {
             let reason = sendWill ? Int32(MQTT_RC_DISCONNECT_WITH_WILL_MSG.rawValue) : Int32(MQTT_RC_NORMAL_DISCONNECTION.rawValue)
-            _ = mosquitto_disconnect_v5(handle, reason, nil)
+            var props = try? sessionExpiry.map(MQTTPropertyList.disconnect(sessionExpiry:))
+            _ = mosquitto_disconnect_v5(handle, reason, props?.list)
+            props?.free()
             wakeNetworkThread()
             // Give the network thread a moment to write DISCONNECT, then wait for it to exit.
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

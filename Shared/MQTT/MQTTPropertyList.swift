@@ -33,6 +33,12 @@ struct MQTTPropertyList {
         return props
     }
 
+    static func disconnect(sessionExpiry: UInt32) throws(MQTTError) -> MQTTPropertyList {
+        var props = MQTTPropertyList()
+        try props.add(mosquitto_property_add_int32(&props.list, id(MQTT_PROP_SESSION_EXPIRY_INTERVAL), sessionExpiry), "session expiry")
+        return props
+    }
+
     static func subscription(identifier: UInt32) throws(MQTTError) -> MQTTPropertyList {
         var props = MQTTPropertyList()
         try props.add(mosquitto_property_add_varint(&props.list, id(MQTT_PROP_SUBSCRIPTION_IDENTIFIER), identifier), "subscription identifier")
