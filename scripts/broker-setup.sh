@@ -41,5 +41,13 @@ sed -e "s|^listener 1883.*|listener $plain 127.0.0.1|" \
     -e "s|^persistence_location .*|persistence_location $state/broker/|" \
     -e "s|^log_dest .*|log_dest file ${GUARDIAN_BROKER_LOG:-$state/mosquitto.log}|" \
     "$root/broker-config/mosquitto.conf" > "$state/mosquitto.conf"
-# Run as whoever runs Guardian: as root mosquitto would switch to a user that cannot write STATE.
-echo "user $(id -un)" >> "$state/mosquitto.conf"
+# The broker runs as whoever runs Guardian, except root: then, as in the compose image, as the
+# unprivileged `mosquitto` user, which gets the folders the broker writes (its persistence, the
+# account file it rewrites on every change). Everything else it reads while still root, at start.
+# See broker-config/README.md.
+if [ "$(id -u)" -eq 0 ] && id mosquitto >/dev/null 2>&1; then
+  chown -R mosquitto: "$state/broker" "$state/security"
+  echo "user mosquitto" >> "$state/mosquitto.conf"
+else
+  echo "user $(id -un)" >> "$state/mosquitto.conf"
+fi
