@@ -42,12 +42,21 @@ sed -e "s|^listener 1883.*|listener $plain 127.0.0.1|" \
     -e "s|^log_dest .*|log_dest file ${GUARDIAN_BROKER_LOG:-$state/mosquitto.log}|" \
     "$root/broker-config/mosquitto.conf" > "$state/mosquitto.conf"
 # The broker runs as whoever runs Guardian, except root: then, as in the compose image, as the
-# unprivileged `mosquitto` user, which gets the folders the broker writes (its persistence, the
-# account file it rewrites on every change). Everything else it reads while still root, at start.
-# See broker-config/README.md.
+# unprivileged `mosquitto` user, which gets what the broker writes (its persistence, the account file
+# it rewrites on every change, its log); it reads the rest while still root, at start. Where that user
+# cannot reach STATE (a private folder above it), the broker stays root and says so. See
+# broker-config/README.md.
+log="${GUARDIAN_BROKER_LOG:-$state/mosquitto.log}"
 if [ "$(id -u)" -eq 0 ] && id mosquitto >/dev/null 2>&1; then
+  touch "$log"
   chown -R mosquitto: "$state/broker" "$state/security"
-  echo "user mosquitto" >> "$state/mosquitto.conf"
+  chown mosquitto: "$log"
+  if runuser -u mosquitto -- sh -c 'test -w "$1" && test -w "$2" && test -w "$3"' - "$state/broker" "$state/security" "$log" 2>/dev/null; then
+    echo "user mosquitto" >> "$state/mosquitto.conf"
+  else
+    echo "broker-setup: the mosquitto user cannot reach $state (a private folder above it), so the broker runs as root" >&2
+    echo "user root" >> "$state/mosquitto.conf"
+  fi
 else
   echo "user $(id -un)" >> "$state/mosquitto.conf"
 fi
