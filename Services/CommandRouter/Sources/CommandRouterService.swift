@@ -57,7 +57,8 @@ public final class CommandRouterService: Service, Sendable {
         state.withLock { $0.children = children }
         try outbox.replay()
         let prefix = runtime.topics.prefix
-        for filter in ["\(prefix)/families/+", runtime.topics.events(kind: .profile)] {
+        // Families; time zones from profiles and people's preferences (a parent reads `until` on their own clock).
+        for filter in ["\(prefix)/families/+", runtime.topics.events(kind: .profile), "\(prefix)/users/+/preferences"] {
             try await runtime.client.subscribe(filter) { [self] in handleRetained($0) }
         }
         try await runtime.client.subscribe("\(prefix)/parents/+/commands") { [self] in handleCommand($0) }

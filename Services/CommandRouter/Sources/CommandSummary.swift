@@ -1,4 +1,5 @@
 import Foundation
+import GuardianShared
 
 extension ParentCommand {
     /// One line for a parent, times in UTC: "Games blocked for 2 hours".

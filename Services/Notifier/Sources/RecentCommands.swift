@@ -15,7 +15,7 @@ struct RecentCommands {
     }
 
     func command(_ id: String, for deviceId: String) -> ChildCommandMessage? {
-        byChild[deviceId]?.last { $0.id == id }
+        byChild[deviceId]?.last(where: { $0.id == id })
     }
 
     mutating func forget(_ deviceId: String) { byChild[deviceId] = nil }
