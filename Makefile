@@ -39,7 +39,9 @@ demo: build
 
 ## Benchmarks (release build): figures and ratios against baselines measured in the same run.
 ## Built as the Docker image ships them (static Swift runtime), so memory figures are the product's.
-bench: deps
+## Installs what it compares against (XGBoost from PyPI) and fails if a comparison cannot run.
+bench:
+	@scripts/install-deps.sh --bench
 	$(SWIFT) build -c release --static-swift-stdlib
 	@tmp="$$(mktemp -d /tmp/guardian-bench.XXXXXX)"; trap 'scripts/cleanup-test-brokers.sh "$$tmp"; rm -rf "$$tmp"' EXIT; \
 	  TMPDIR="$$tmp" "$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)/guardian-bench"

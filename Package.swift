@@ -127,7 +127,7 @@ let package = Package(
             name: "console", dependencies: ["GuardianConsole"],
             path: "Services/Console/Main", swiftSettings: strict),
         .target(
-            name: "GuardianNotifier", dependencies: ["GuardianShared"],
+            name: "GuardianNotifier", dependencies: ["GuardianShared", "GuardianCommandRouter"],
             path: "Services/Notifier/Sources", swiftSettings: strict),
         .executableTarget(
             name: "notifier", dependencies: ["GuardianNotifier"],
@@ -183,7 +183,7 @@ let package = Package(
                 "GuardianTestSupport",
             ], path: "Tests/HostileInputTests", swiftSettings: strict),
         .testTarget(
-            name: "NotifierTests", dependencies: ["GuardianNotifier", "GuardianTestSupport"],
+            name: "NotifierTests", dependencies: ["GuardianNotifier", "GuardianCommandRouter", "GuardianTestSupport"],
             path: "Tests/NotifierTests", swiftSettings: strict),
         .testTarget(
             name: "PredictorTests", dependencies: ["GuardianPredictor", "GuardianTestSupport"],

@@ -41,5 +41,29 @@ sed -e "s|^listener 1883.*|listener $plain 127.0.0.1|" \
     -e "s|^persistence_location .*|persistence_location $state/broker/|" \
     -e "s|^log_dest .*|log_dest file ${GUARDIAN_BROKER_LOG:-$state/mosquitto.log}|" \
     "$root/broker-config/mosquitto.conf" > "$state/mosquitto.conf"
-# Run as whoever runs Guardian: as root mosquitto would switch to a user that cannot write STATE.
-echo "user $(id -un)" >> "$state/mosquitto.conf"
+# The broker runs as whoever runs Guardian, except root: then, as in the compose image, as the
+# unprivileged `mosquitto` user. mosquitto 2.0 opens its log and loads its certificate after it
+# switches, so that user gets what the broker writes (its persistence, the account file it rewrites
+# on every change, its log) and its own copy of the certificate and key (STATE/broker-tls, renewed on
+# every start; the originals stay as they are). Where that user cannot reach STATE (a private folder
+# above it), the broker stays root and says so. See broker-config/README.md.
+log="${GUARDIAN_BROKER_LOG:-$state/mosquitto.log}"
+if [ "$(id -u)" -eq 0 ] && id mosquitto >/dev/null 2>&1; then
+  broker_tls="$state/broker-tls"
+  touch "$log"
+  chown -R mosquitto: "$state/broker" "$state/security"
+  chown mosquitto: "$log"
+  install -d -m 700 -o mosquitto -g mosquitto "$broker_tls"
+  install -m 600 -o mosquitto -g mosquitto "$tls_dir/ca.crt" "$tls_dir/server.crt" "$tls_dir/server.key" "$broker_tls/"
+  if runuser -u mosquitto -- sh -c 'test -w "$1" && test -w "$2" && test -w "$3" && test -r "$4/server.key"' - \
+      "$state/broker" "$state/security" "$log" "$broker_tls" 2>/dev/null; then
+    sed -i -e "s|^cafile .*|cafile $broker_tls/ca.crt|" -e "s|^certfile .*|certfile $broker_tls/server.crt|" \
+        -e "s|^keyfile .*|keyfile $broker_tls/server.key|" "$state/mosquitto.conf"
+    echo "user mosquitto" >> "$state/mosquitto.conf"
+  else
+    echo "broker-setup: the mosquitto user cannot reach $state (a private folder above it), so the broker runs as root" >&2
+    echo "user root" >> "$state/mosquitto.conf"
+  fi
+else
+  echo "user $(id -un)" >> "$state/mosquitto.conf"
+fi

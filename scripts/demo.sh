@@ -6,6 +6,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="${GUARDIAN_BIN:-$root/.build/debug}"
 work="$(mktemp -d /tmp/guardian-demo.XXXXXX)"
+# Reachable by the broker's own user when run as root (the secrets and accounts inside stay private).
+chmod 755 "$work"
 pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done

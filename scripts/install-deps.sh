@@ -41,3 +41,11 @@ if ! python3 -c "import mcp" 2>/dev/null; then
   python3 -m pip install -q -r "$here/Tests/MCPTests/requirements.txt" 2>/dev/null \
     || python3 -m pip install -q --break-system-packages -r "$here/Tests/MCPTests/requirements.txt"
 fi
+# `make bench` (install-deps.sh --bench): XGBoost, the baseline the native predictor is measured
+# against (scripts/training/requirements.txt). Without it the bench cannot give its ratio: fail.
+if [ "${1:-}" = "--bench" ] && ! python3 -c "import xgboost, numpy" 2>/dev/null; then
+  echo "Installing XGBoost for the predictor's benchmark (scripts/training/requirements.txt)"
+  python3 -m pip install -q -r "$here/scripts/training/requirements.txt" 2>/dev/null \
+    || python3 -m pip install -q --break-system-packages -r "$here/scripts/training/requirements.txt" \
+    || { echo "could not install XGBoost: make bench cannot compare the predictor with it" >&2; exit 1; }
+fi

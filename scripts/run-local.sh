@@ -4,10 +4,15 @@
 #
 # Environment: GUARDIAN_BIN (folder of the built executables), GUARDIAN_PORT (plain MQTT on
 # loopback, default 1883), GUARDIAN_TLS_PORT (TLS on every interface, default 8883), GUARDIAN_TLS_DIR,
-# GUARDIAN_CONSOLE_PORT (the family console on loopback, default 8080).
+# GUARDIAN_CONSOLE_PORT (the family console on loopback, default 8080), GUARDIAN_RUN_DIR (the state
+# folder, default .run in the checkout).
+#
+# While it runs, .run/connection holds the broker's URL: the guardian CLI run anywhere in the
+# checkout reads it (and the generated passwords in .run/secrets/) when GUARDIAN_MQTT_URL is unset.
+# Whichever signal stops it (INT, TERM, HUP), it stops everything it started before it exits.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-run="$root/.run"
+run="${GUARDIAN_RUN_DIR:-$root/.run}"
 lock="$run/run.pid"
 services=(ingest geofence timeline predictor command-router notifier)
 
@@ -28,6 +33,22 @@ if [ -f "$lock" ] && kill -0 "$(cat "$lock")" 2>/dev/null; then
 fi
 echo $$ > "$lock"
 
+pids=()
+stop_all() {
+  local status="$1"
+  trap - INT TERM HUP EXIT
+  echo
+  echo "stopping Guardian…"
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill -TERM "${pids[$i]}" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -f "$lock" "$run/connection"
+  echo "stopped."
+  exit "$status"
+}
+# A signal is the normal way to stop (status 0); otherwise the script's own exit status stands.
+trap 'stop_all 0' INT TERM HUP
+trap 'stop_all $?' EXIT
+
 bin="${GUARDIAN_BIN:-$root/.build/debug}"
 free_port() { local p="$1"; while (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; do p=$((p + 1)); done; echo "$p"; }
 # Another broker (a system mosquitto, another checkout) on a port: take the next free one.
@@ -43,19 +64,6 @@ first_start=0
 GUARDIAN_BIN="$bin" GUARDIAN_BROKER_LOG="$run/logs/mosquitto.log" "$root/scripts/broker-setup.sh" "$run" "$port" "$tls_port" --samples
 conf="$run/mosquitto.conf"
 tls_dir="${GUARDIAN_TLS_DIR:-$run/tls}"
-
-pids=()
-stop_all() {
-  trap - INT TERM EXIT
-  echo
-  echo "stopping Guardian…"
-  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill -TERM "${pids[$i]}" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rm -f "$lock"
-  echo "stopped."
-  exit 0
-}
-trap stop_all INT TERM EXIT
 
 mosquitto -c "$conf" &
 pids+=($!)
@@ -84,6 +92,12 @@ if [ -x "$bin/console" ]; then
   started+=(console)
 fi
 
+cat > "$run/connection" <<TXT
+# Written by scripts/run-local.sh (make run) while it runs, removed when it stops: the guardian CLI run
+# in this checkout connects to this broker, with a password from secrets/, when GUARDIAN_MQTT_URL is unset.
+url=mqtt://127.0.0.1:$port
+TXT
+
 if [ "$first_start" = 1 ]; then
   # The sample family, so that parent-alex sees tablet-sam in the console (as admin: also the family role).
   GUARDIAN_MQTT_URL="mqtt://127.0.0.1:$port" GUARDIAN_MQTT_USERNAME=admin GUARDIAN_MQTT_PASSWORD="$(cat "$run/secrets/admin")" \
@@ -110,22 +124,24 @@ Publish a sample location as phone-alice (over TLS, as a phone would):
 
 Family console: http://127.0.0.1:$console_port/  (sign in as parent-alex, password: scripts/credential.sh parent-alex)
 
-Enrol a phone:  GUARDIAN_MQTT_URL=mqtt://127.0.0.1:$port GUARDIAN_MQTT_USERNAME=admin GUARDIAN_MQTT_PASSWORD="\$(scripts/credential.sh admin)" \\
-  $bin/guardian devices add phone-bo --role device
+The guardian CLI run in this checkout finds this broker and its passwords by itself (user guardian-cli):
+  $bin/guardian status
+Enrol a phone (as admin):  GUARDIAN_MQTT_USERNAME=admin $bin/guardian devices add phone-bo --role device
 More samples: samples/README.md. Ctrl-C stops everything.
 TXT
 
-# Show the services' logs here until stopped (the broker's is in $run/logs/mosquitto.log).
+# Show the services' logs here until stopped (the broker's is in $run/logs/mosquitto.log). `tail`
+# itself is the background job (not a subshell around it), so that stopping it stops the tail.
 service_logs=()
 for service in "${started[@]}"; do service_logs+=("$run/logs/$service.log"); done
-[ ${#service_logs[@]} -gt 0 ] && tail -n 0 -F "${service_logs[@]}" &
-tailer=$!
-pids+=("$tailer")
+if [ ${#service_logs[@]} -gt 0 ]; then
+  tail -n 0 -F "${service_logs[@]}" &
+  pids+=($!)
+fi
 while true; do
   for pid in "${pids[@]}"; do
     if ! kill -0 "$pid" 2>/dev/null; then
       echo "a Guardian process (pid $pid) exited; see $run/logs/" >&2
-      kill "$tailer" 2>/dev/null || true
       exit 1
     fi
   done

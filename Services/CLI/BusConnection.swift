@@ -12,7 +12,7 @@ enum BusConnection {
 
     /// Also returns the user the CLI connected as (the requester of privacy requests).
     static func connectAsUser(clientSuffix: String) async throws -> (MQTTClient, Topics, String) {
-        let config = try GuardianConfig()
+        let config = try GuardianConfig(environment: environment())
         var logger = Logger(label: "guardian.cli")
         logger.logLevel = .warning
         var mqtt = try config.mqttConfiguration(service: "guardian-cli", will: nil)
@@ -22,5 +22,17 @@ enum BusConnection {
         let client = try MQTTClient(configuration: mqtt, logger: logger)
         try await client.connect(timeout: .seconds(10))
         return (client, Topics(prefix: config.topicPrefix), mqtt.username ?? "guardian-cli")
+    }
+
+    /// The process's environment, completed from the `make run` of the checkout it runs in when it
+    /// names no broker (`GUARDIAN_MQTT_URL` unset); says so on standard error.
+    static func environment() -> [String: String] {
+        let environment = ProcessInfo.processInfo.environment
+        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        guard let run = LocalRun.find(from: here), let local = run.settings(over: environment, defaultUser: "guardian-cli") else { return environment }
+        let (settings, user) = local
+        let password = settings["GUARDIAN_MQTT_PASSWORD_FILE"].map { " with the password in \($0)" } ?? ""
+        FileHandle.standardError.write(Data("guardian: \(run.url) (make run in \(run.folder.deletingLastPathComponent().path)) as \(user)\(password)\n".utf8))
+        return settings
     }
 }

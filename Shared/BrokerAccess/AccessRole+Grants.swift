@@ -86,7 +86,7 @@ extension AccessRole {
         case "command-router":
             return own + privacyDesk + [
                 .init(.read, "\(p)/parents/+/commands"), .init(.read, "\(p)/parents/+/activity"), .init(.read, "\(p)/children/#"),
-                profiles, .init(.read, "\(p)/events/#"),
+                profiles, .init(.read, "\(p)/events/#"), .init(.read, "\(p)/users/+/preferences"),
                 .init(.write, "\(p)/parents/+/replies"), .init(.write, "\(p)/parents/+/activity-replies/#"),
                 .init(.write, "\(p)/children/+/command"), .init(.write, "\(p)/children/+/policy"),
                 .init(.write, "\(p)/children/+/status"), .init(.write, "\(p)/families/+"),

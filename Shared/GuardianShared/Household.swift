@@ -29,7 +29,12 @@ public struct Household: Sendable {
 
     /// The time zone a person or device lives in: their preferences', else their profile's, else UTC.
     public func timeZone(of id: String) -> TimeZone {
-        preferences[id]?.timezone.flatMap(TimeZone.init(identifier:)) ?? timeZones[id] ?? TimeZone(identifier: "UTC")!
+        knownTimeZone(of: id) ?? TimeZone(identifier: "UTC")!
+    }
+
+    /// Their preferences' time zone, else their profile's; nil when neither names one.
+    public func knownTimeZone(of id: String) -> TimeZone? {
+        preferences[id]?.timezone.flatMap(TimeZone.init(identifier:)) ?? timeZones[id]
     }
 
     /// Forgets an erased device's preferences and time zone.

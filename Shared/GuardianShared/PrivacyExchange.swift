@@ -1,5 +1,4 @@
 import Foundation
-import GuardianShared
 import MQTT
 
 /// One privacy request as a client makes it (the CLI, the family console): the running instances

@@ -119,6 +119,32 @@ def shot(driver, name, width=360):
     print(f"screenshot: {path}", flush=True)
 
 
+def whole_day_problem(driver, width):
+    """At `width` px: None when the day's chart shows the whole day (every hour label, bar and slot
+    label inside the screen, readable, nothing to scroll), else what is wrong."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": width < 500})
+    try:
+        return driver.execute_script(
+            """
+            const charts = [...document.querySelectorAll('#day .timeline svg')].filter(s => s.getBoundingClientRect().width > 0);
+            if (charts.length !== 1) return `${charts.length} charts shown, not one`;
+            const svg = charts[0], screen = document.documentElement.clientWidth;
+            const hours = [...svg.querySelectorAll('text')].map(t => t.textContent).filter(t => /^[0-9][0-9]$/.test(t));
+            if (!hours.includes('00') || !hours.includes('21')) return `hour labels ${hours.join(' ')}`;
+            for (const el of svg.querySelectorAll('text, rect:not([width="100%"])')) {
+                const box = el.getBoundingClientRect();
+                if (box.left < -0.5 || box.right > screen + 0.5) return `"${el.textContent || el.tagName}" spans ${box.left.toFixed(0)}-${box.right.toFixed(0)} px of a ${screen} px screen`;
+                if (el.tagName === 'text' && box.height < 10) return `"${el.textContent}" is ${box.height.toFixed(1)} px high: too small to read`;
+            }
+            const frame = svg.closest('.timeline');
+            if (frame.scrollWidth > frame.clientWidth + 1) return `the chart's box scrolls (${frame.scrollWidth} px in ${frame.clientWidth} px)`;
+            if (document.documentElement.scrollWidth > screen + 1) return `the page scrolls sideways (${document.documentElement.scrollWidth} px on ${screen} px)`;
+            return null;
+            """)
+    finally:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 360, "height": 800, "deviceScaleFactor": 1, "mobile": True})
+
+
 def text_of(driver, css):
     return driver.execute_script("const el = document.querySelector(arguments[0]); return el ? el.innerText : ''", css)
 
@@ -290,6 +316,10 @@ def run(driver, drain_network):
     rows = driver.find_elements(By.CSS_SELECTOR, "#day tr[data-slot]")
     check(len(rows) > 2, f"the day lists its {len(rows)} slots")
     shot(driver, "04-day")
+    shot(driver, "04-day-desktop", width=1024)
+    for width in (360, 1024):
+        problem = whole_day_problem(driver, width)
+        check(problem is None, f"the whole day's chart is visible and readable at {width} px" + (f" ({problem})" if problem else ""))
     first = rows[0]
     current = Select(first.find_element(By.TAG_NAME, "select")).first_selected_option.get_attribute("value")
     target = "family" if current != "family" else "leisure"

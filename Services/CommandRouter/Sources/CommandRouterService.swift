@@ -57,7 +57,8 @@ public final class CommandRouterService: Service, Sendable {
         state.withLock { $0.children = children }
         try outbox.replay()
         let prefix = runtime.topics.prefix
-        for filter in ["\(prefix)/families/+", runtime.topics.events(kind: .profile)] {
+        // Families; time zones from profiles and people's preferences (a parent reads `until` on their own clock).
+        for filter in ["\(prefix)/families/+", runtime.topics.events(kind: .profile), "\(prefix)/users/+/preferences"] {
             try await runtime.client.subscribe(filter) { [self] in handleRetained($0) }
         }
         try await runtime.client.subscribe("\(prefix)/parents/+/commands") { [self] in handleCommand($0) }
@@ -145,7 +146,10 @@ public final class CommandRouterService: Service, Sendable {
             return
         case .refuse(let reason):
             runtime.counters.increment("refused")
-            if isLead { reply(to: parent, CommandReply(commandId: request.id, status: .rejected, command: encode(command), summary: command.summary, reason: reason)) }
+            let zone = state.withLock { $0.household.knownTimeZone(of: parent) } ?? timeZoneForParent(parent, named: request.child ?? named)
+            if isLead {
+                reply(to: parent, CommandReply(commandId: request.id, status: .rejected, command: encode(command), summary: command.summary(in: zone), reason: reason))
+            }
             return
         }
         guard runtime.config.shard.owns(deviceId: deviceId) else { return }
@@ -161,7 +165,7 @@ public final class CommandRouterService: Service, Sendable {
     /// A child by id or name among the parent's children; pronouns or nothing only when there is one.
     func resolveChild(parent: String, named: String?, in s: State) -> Resolution {
         let mine = s.household.families.children(of: parent)
-        guard !mine.isEmpty else { return .refuse("\(parent) is not a parent in any family") }
+        guard !mine.isEmpty else { return .refuse("you are not a parent in any family") }
         let pronouns: Set<String> = ["him", "her", "them", "the kid", "the kids", "my kid", "my child", "he", "she"]
         guard let named, !pronouns.contains(named.lowercased()) else {
             if mine.count == 1 { return .child(mine[0].deviceId) }
@@ -180,7 +184,8 @@ public final class CommandRouterService: Service, Sendable {
             let engine = PolicyEngine(timeZone: zone)
             var child = s.children[deviceId] ?? RouterStore.Child()
             let result = engine.apply(command, id: id, now: now, to: child.rules)
-            let summary = "\(s.household.families.name(of: deviceId)): \(command.summary(in: zone))"
+            // The parent reads it: `until` on their clock when known, else on the child's.
+            let summary = "\(s.household.families.name(of: deviceId)): \(command.summary(in: s.household.knownTimeZone(of: parent) ?? zone))"
             var messages: [MQTTOutgoing] = []
             switch result {
             case .failure(let rejection):

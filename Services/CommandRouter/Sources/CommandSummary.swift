@@ -1,4 +1,5 @@
 import Foundation
+import GuardianShared
 
 extension ParentCommand {
     /// One line for a parent, times in UTC: "Games blocked for 2 hours".
@@ -35,6 +36,16 @@ extension ParentCommand {
             }
             return "\(name) \(window.start)–\(window.end) \(days)"
         }
+    }
+
+    /// What is in effect once the child's device applied it, `until` shown on `timeZone`'s clock: a
+    /// timed command ends at `expiresAt` ("Games blocked until Wed 18:26"), otherwise as ``summary(in:)``.
+    public func effect(expiresAt: Timestamp?, in timeZone: TimeZone) -> String {
+        guard let expiresAt, durationSeconds != nil, action != .extend else { return summary(in: timeZone) }
+        var shown = self
+        shown.durationSeconds = nil
+        shown.until = expiresAt.rfc3339
+        return shown.summary(in: timeZone)
     }
 
     private func timingPhrase(_ timeZone: TimeZone) -> String {

@@ -27,7 +27,7 @@ enum CommandWording {
         case "bedtime": return "Bedtime: \(what) blocked"
         case "educational": return "Educational apps only"
         case "social_only": return "Social apps only"
-        default: return restriction.kind
+        default: return restriction.kind.replacingOccurrences(of: "_", with: " ").capitalizedFirst
         }
     }
 

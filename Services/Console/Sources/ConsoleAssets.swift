@@ -49,9 +49,11 @@ enum ConsoleAssets {
         .note-head { color: var(--muted); font-size: .9rem; }
         .note.high { border-left: 4px solid var(--bad); padding-left: .5rem; }
         .answer { margin-left: .5rem; }
-        .map-frame, .timeline { overflow-x: auto; }
+        .map-frame { overflow-x: auto; }
         svg { max-width: 100%; height: auto; }
-        .timeline svg { max-width: none; }
+        .timeline svg { display: block; }
+        .chart-narrow { display: none; }
+        @media (max-width: 48rem) { .chart-wide { display: none; } .chart-narrow { display: block; } }
         .map { width: 100%; max-width: 40rem; border: 1px solid var(--line); border-radius: .4rem; }
         .map-ground { fill: #eef2ee; }
         .zone circle { fill: rgba(179, 38, 30, .15); stroke: var(--bad); stroke-dasharray: 4 3; }

@@ -2,8 +2,8 @@ import Foundation
 import GuardianShared
 import GuardianTimeline
 
-/// A child's day: the timeline service's retained day drawn as the CLI draws it (`TimelineSVG`),
-/// and each slot listed with a form to correct its category (published as feedback).
+/// A child's day: the timeline service's retained day drawn as the CLI draws it (`TimelineSVG`,
+/// on a phone with the labels above the bars so that the whole day fits), and each slot listed with a form to correct its category (published as feedback).
 struct DayPage {
     let view: FamilyView
     let parent: String
@@ -44,7 +44,9 @@ struct DayPage {
         guard let published = view.days[child.deviceId]?[date], let day = published.dayTimeline else {
             return "<p class=\"empty\">No timeline for \(HTML.escape(child.name)) on \(HTML.escape(date)) yet.</p>"
         }
-        var html = "<div class=\"timeline\" tabindex=\"0\" role=\"region\" aria-label=\"The day drawn as a chart (scrolls sideways)\">\(TimelineSVG().render(day))</div>"
+        // The whole day fits the screen: the CLI's chart on a wide screen, labels above the bars on a phone (the CSS picks one).
+        var html = "<div class=\"timeline\" role=\"img\" aria-label=\"The day drawn as a chart; the table below lists the same slots\">"
+            + "<div class=\"chart-wide\">\(TimelineSVG().render(day))</div><div class=\"chart-narrow\">\(TimelineSVG.narrow.render(day))</div></div>"
         html += "<table class=\"slots\"><caption>Slots (times in \(HTML.escape(day.timezone)))</caption><thead><tr><th scope=\"col\">When</th><th scope=\"col\">What</th><th scope=\"col\">Correct it</th></tr></thead><tbody>"
         let zone = TimeZone(identifier: day.timezone) ?? .gmt
         for (index, slot) in published.slots.enumerated() {

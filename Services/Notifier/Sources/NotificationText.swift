@@ -1,7 +1,8 @@
 import Foundation
+import GuardianCommandRouter
 import GuardianShared
 
-/// The words a person reads.
+/// The words a person reads: names, not ids; times on their clock.
 enum NotificationText {
     static func nudge(_ prediction: PredictionDigest, zoneName: String?) -> (title: String, body: String) {
         let place = prediction.merchant ?? zoneName ?? "a shop you flagged"
@@ -31,9 +32,13 @@ enum NotificationText {
         }
     }
 
-    static func ack(_ ack: CommandAck, childName: String) -> (title: String, body: String) {
-        ack.ok
-            ? ("\(childName)'s device applied your command", "Command \(ack.commandId) is in effect.")
-            : ("\(childName)'s device could not apply your command", ack.error ?? "Command \(ack.commandId) failed.")
+    /// `command` is the one acknowledged when the notifier saw it go out; `timeZone` the parent's.
+    static func ack(_ ack: CommandAck, childName: String, command: ChildCommandMessage?, timeZone: TimeZone) -> (title: String, body: String) {
+        let effect = command.map { $0.command.effect(expiresAt: $0.expiresAt, in: timeZone) }
+        if ack.ok {
+            return ("\(childName)'s device applied your command", effect.map { "In effect now: \($0)." } ?? "Your command is in effect now.")
+        }
+        let what = effect.map { "“\($0)” could not be applied" } ?? "Your command could not be applied"
+        return ("\(childName)'s device could not apply your command", ack.error.map { "\(what): \($0)" } ?? "\(what).")
     }
 }

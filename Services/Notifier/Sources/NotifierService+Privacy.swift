@@ -22,6 +22,7 @@ extension NotifierService: PrivacyParticipant {
         state.withLock { s in
             s.ledger.forget(recipient: deviceId)
             s.household.forget(deviceId)
+            s.commands.forget(deviceId)
         }
     }
 

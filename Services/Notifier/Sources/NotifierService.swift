@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GuardianCommandRouter
 import GuardianShared
 import Logging
 import MQTT
@@ -15,6 +16,7 @@ public final class NotifierService: Service, Sendable {
     struct State {
         var ledger: NudgeLedger
         var household = Household()
+        var commands = RecentCommands()
     }
 
     let runtime: BusRuntime
@@ -149,15 +151,24 @@ public final class NotifierService: Service, Sendable {
         deliverRouted(notification, to: parents, source: message)
     }
 
+    /// A child's acknowledgement tells each parent what is now in effect, times on the parent's clock
+    /// (else the child's).
     func handleAck(_ message: MQTTMessage) {
         guard let deviceId = topicId(message, at: 1), let ack: CommandAck = decode(message) else { return }
-        let (parents, name) = state.withLock { ($0.household.families.parents(of: deviceId), $0.household.families.name(of: deviceId)) }
+        let (parents, name, command, zones) = state.withLock { s in
+            let parents = s.household.families.parents(of: deviceId)
+            let childZone = s.household.timeZone(of: deviceId)
+            return (parents, s.household.families.name(of: deviceId), s.commands.command(ack.commandId, for: deviceId),
+                    parents.map { s.household.knownTimeZone(of: $0) ?? childZone })
+        }
         guard !parents.isEmpty else { return runtime.counters.increment("ackWithoutFamily") }
-        let (title, body) = NotificationText.ack(ack, childName: name)
-        let notification = UserNotification(
-            id: "ack-\(deviceId)-\(ack.commandId)", ts: clock.now(), kind: .commandReply, title: title, body: body, priority: ack.ok ? .low : .normal,
-            data: ["deviceId": .string(deviceId), "commandId": .string(ack.commandId), "ok": .bool(ack.ok)])
-        deliverRouted(notification, to: parents, source: message)
+        for (parent, zone) in zip(parents, zones) {
+            let (title, body) = NotificationText.ack(ack, childName: name, command: command, timeZone: zone)
+            let notification = UserNotification(
+                id: "ack-\(deviceId)-\(ack.commandId)", ts: clock.now(), kind: .commandReply, title: title, body: body, priority: ack.ok ? .low : .normal,
+                data: ["deviceId": .string(deviceId), "commandId": .string(ack.commandId), "ok": .bool(ack.ok)])
+            deliverRouted(notification, to: [parent], source: message)
+        }
     }
 
     /// A parent's latest command for a child: a `warning` tells the child its message (urgent), anything
@@ -168,6 +179,9 @@ public final class NotifierService: Service, Sendable {
             return reject(message, "a child command needs id and command.action")
         }
         guard !privacy.isErased(deviceId, at: latest["issuedAt"]?.string.flatMap { Timestamp(rfc3339: $0) }) else { return }
+        if let sent = try? JSONDecoder().decodePayload(ChildCommandMessage.self, from: message.payload) {
+            state.withLock { $0.commands.record(sent, for: deviceId) }
+        }
         let text = NotificationText.childCommand(action: action, message: latest["command"]?["message"]?.string)
         let notification = UserNotification(
             id: "command-\(id)", ts: clock.now(), kind: action == "warning" ? .warning : .restriction, title: text.title, body: text.body,

@@ -6,8 +6,18 @@ public struct TimelineSVG: Sendable {
     public var width = 760.0
     public var rowHeight = 22.0
     public var labelWidth = 230.0
+    /// Each slot's label on a line of its own above its bar, the bars as wide as the chart.
+    public var labelsAbove = false
 
     public init() {}
+
+    /// The whole day on a phone (340 px): labels above the bars.
+    public static let narrow: TimelineSVG = {
+        var chart = TimelineSVG()
+        chart.width = 340
+        chart.labelsAbove = true
+        return chart
+    }()
 
     public static let colors: [TimelineCategory: String] = [
         .sleep: "#5b6c9a", .work: "#c0504d", .food: "#f2a93b", .commute: "#8c8c8c", .family: "#d77fb3",
@@ -16,7 +26,8 @@ public struct TimelineSVG: Sendable {
 
     public func render(_ day: DayTimeline) -> String {
         let zone = TimeZone(identifier: day.timezone) ?? .gmt
-        let top = 48.0, chartLeft = labelWidth, chartWidth = width - labelWidth - 12
+        let top = 48.0, chartLeft = labelsAbove ? 8 : labelWidth, chartWidth = width - chartLeft - (labelsAbove ? 8 : 12)
+        let labelLine = labelsAbove ? 15.0 : 0, rowHeight = self.rowHeight + labelLine
         let length = Double(max(day.dayEnd - day.dayStart, 1))
         func x(_ instant: Int64) -> Double { chartLeft + chartWidth * Double(instant - day.dayStart) / length }
         func clock(_ instant: Int64) -> String {
@@ -49,8 +60,8 @@ public struct TimelineSVG: Sendable {
             let barWidth = max(x(slot.end) - x(slot.start), 1)
             svg += """
                 <g><title>\(escape(slot.category.rawValue)) \(Int((slot.confidence * 100).rounded()))% · \(slot.activity.rawValue)</title>\
-                <text x="8" y="\(format(y + rowHeight * 0.7))">\(clock(slot.start))–\(clock(slot.end)) \(escape(category))</text>\
-                <rect x="\(format(x(slot.start)))" y="\(format(y + 3))" width="\(format(barWidth))" height="\(format(rowHeight - 6))" \
+                <text x="8" y="\(format(y + (labelsAbove ? 12 : rowHeight * 0.7)))">\(clock(slot.start))–\(clock(slot.end)) \(escape(category))</text>\
+                <rect x="\(format(x(slot.start)))" y="\(format(y + labelLine + 3))" width="\(format(barWidth))" height="\(format(self.rowHeight - 6))" \
                 rx="3" fill="\(Self.colors[slot.category]!)"/></g>
 
                 """
