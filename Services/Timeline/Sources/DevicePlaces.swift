@@ -2,8 +2,9 @@ import Foundation
 
 /// The places a device stays at, learned from its slots: stays clustered by location. Home is
 /// where it spends most time; work (or school) is the other place where it spends long
-/// weekdays (`workingDay`, at whatever hour), on a good share of the weekdays seen: from the
-/// first day, the long weekday stay away from home is work or school.
+/// weekdays (`workingDay`, at whatever hour) on a good share of the weekdays seen, or a few
+/// hours (`longStay`) on most of them: from the first day, the long weekday stay away from
+/// home is work or school.
 public struct DevicePlaces: Sendable, Hashable {
     public struct Place: Sendable, Hashable {
         public var centre: GeoPoint
@@ -11,8 +12,9 @@ public struct DevicePlaces: Sendable, Hashable {
         public var time: Int64
         /// Local days with a stay there of `longStay` or more.
         public var longStayDays: Int
-        /// Local weekdays (Monday to Friday) with `workingDay` or more there.
+        /// Local weekdays (Monday to Friday) with `workingDay` or more there, and with `longStay` or more.
         public var workDays = 0
+        public var weekdaysThere = 0
     }
 
     public enum Kind: Sendable, Hashable {
@@ -117,14 +119,18 @@ public struct DevicePlaces: Sendable, Hashable {
             places[index].longStayDays = longStayDates[index].count
             let nights = nightsAway[index].values.filter { $0 >= workingDay }.count
             places[index].workDays = dayTime[index].values.filter { $0 >= workingDay }.count + (nights >= 2 ? nights : 0)
+            places[index].weekdaysThere = dayTime[index].values.filter { $0 >= longStay }.count
         }
         let order = places.indices.sorted { (places[$0].time, places[$0].centre.lat) > (places[$1].time, places[$1].centre.lat) }
         places = order.map { places[$0] }
         guard !places.isEmpty else { return DevicePlaces() }
-        // Work is a place of long weekdays on at least a quarter of the weekdays seen.
+        // Work is a place of long weekdays on at least a quarter of the weekdays seen, or of a
+        // few hours on most of them (lectures at different hours).
         let weekdays = Set(spans.filter { !$0.slot.isGap && days.weekday(of: $0.start) < 5 }.map { days.name(of: $0.start) }).count
-        let work = places.indices.dropFirst().filter { places[$0].workDays > 0 && places[$0].workDays * 4 >= weekdays }
-            .max { (places[$0].workDays, places[$0].time) < (places[$1].workDays, places[$1].time) }
+        let work = places.indices.dropFirst().filter { index in
+            let place = places[index]
+            return (place.workDays > 0 && place.workDays * 4 >= weekdays) || (place.weekdaysThere >= 2 && place.weekdaysThere * 2 >= weekdays)
+        }.max { (places[$0].workDays, places[$0].weekdaysThere, places[$0].time) < (places[$1].workDays, places[$1].weekdaysThere, places[$1].time) }
         return DevicePlaces(places: places, home: 0, work: work)
     }
 

@@ -15,7 +15,7 @@ struct NightSplit: Sendable {
     /// Pieces shorter than this are not split off.
     static let shortestPiece: Int64 = 30 * 60_000
     /// Local hours: an evening starts from `eveningStart` and, when nothing else says, ends at `bedtime`.
-    static let eveningStart = 15, lateEvening = 20, bedtime = 22
+    static let eveningStart = 12, lateEvening = 20, bedtime = 22
     /// Local hour a night the phone shows no end of ends, when the stillness goes on `lateMorning` past it.
     static let wakeUp = 8
     static let lateMorning: Int64 = 2 * 60 * 60_000

@@ -211,8 +211,8 @@ struct SlotContext: Sendable, Hashable {
                 let after = index + 1 < contexts.count && !spans[index + 1].slot.isGap && contexts[index + 1].isSleep
                 let context = contexts[index], still = context.stillMinutes
                 let evening = after && !before && contexts[context.stillFirst].isEvening
-                // The morning after a night ends with the first activity past noon at the latest.
-                let afternoon = before && !after && contexts[index - 1].isNightRest && context.stillStart + still > 13 * 60
+                // The morning after a night ends with the first activity after 11:30 at the latest.
+                let afternoon = before && !after && contexts[index - 1].isNightRest && context.stillStart + still > 11.5 * 60
                 contexts[index].isSleep = (still >= 135 && (before || after) && !evening && !afternoon)
                     || (context.isNight && (still >= 60 || before || after))
                     || (still >= 60 && before && context.localMiddle < 10 * 60)
