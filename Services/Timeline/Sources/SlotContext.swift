@@ -205,6 +205,13 @@ struct SlotContext: Sendable, Hashable {
             guard still.stillMinutes + around >= longRest, !(nightAfter && still.isEvening), !nightBefore else { continue }
             for member in index...last { contexts[member].isSleep = true }
         }
+        // The night in progress: the last stillness of the data, at home, begun late in the evening.
+        if let last = contexts.indices.last, atHome(last), !contexts[last].isSleep {
+            let still = contexts[last]
+            if (Double(NightSplit.lateEvening * 60)..<1440).contains(still.stillStart), still.stillMinutes >= 60 {
+                for member in still.stillFirst...last { (contexts[member].isSleep, contexts[member].isNightRest) = (true, true) }
+            }
+        }
         for _ in 0..<2 {
             for index in contexts.indices where contexts[index].isStay && contexts[index].kind == .home && !contexts[index].isSleep {
                 let before = index > 0 && !spans[index - 1].slot.isGap && contexts[index - 1].isSleep
