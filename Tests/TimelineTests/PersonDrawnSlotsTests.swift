@@ -117,4 +117,37 @@ struct PersonDrawnSlotsTests {
         // The established routines' people are who they were before the newer ones came.
         #expect(LabelledDays.training(days: 2).people.map(\.events) == LabelledDays(people: 6, days: 2, seed: LabelledDays.trainingSeed).people.map(\.events))
     }
+
+    @Test("with the device's time zone (evenings and nights split), generating step by step equals a full rebuild")
+    func incrementalWithNightSplits() throws {
+        let data = LabelledDays(people: 4, days: 4, seed: 23, routines: [.homeWorker, .student])
+        let generator = TimelineGenerator(timeZone: data.timeZone)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = data.timeZone
+        var bedtimeCuts = 0, updates = 0
+        for person in data.people {
+            let events = person.events
+            let end = events.motion.last!.timestamp
+            var state = TimelineState()
+            var instant = data.dayStarts[0]
+            while instant < end {
+                instant = min(instant + 197 * minute, end)
+                let from = state.resumeFrom
+                let motion = events.motion.filter { $0.timestamp <= instant && $0.timestamp >= (from ?? .min) }
+                let fixes = events.locations.filter { $0.timestamp <= instant }
+                let first = from.flatMap { from in fixes.lastIndex { $0.timestamp <= from } } ?? 0
+                let all = events.motion.filter { $0.timestamp <= instant }
+                let full = generator.rebuild(motion: all, locations: fixes, until: instant).state
+                if let update = generator.update(state, motion: motion, locations: Array(fixes[first...]), until: instant) {
+                    state = update.state
+                    updates += 1
+                } else {
+                    state = full
+                }
+                #expect(state.slots == full.slots)
+            }
+            bedtimeCuts += state.slots.filter { calendar.dateComponents([.hour, .minute], from: Date(milliseconds: $0.start)) == DateComponents(hour: 22, minute: 0) }.count
+        }
+        #expect(bedtimeCuts > 0 && updates > 40)
+    }
 }
