@@ -38,9 +38,10 @@ struct SlotContext: Sendable, Hashable {
     /// (a workout: short stays between walks to the next machine).
     var visitPieces = 0
     var longestPiece = 0.0
-    /// For a stay elsewhere: waiting between two legs of a journey (an airport, a station),
-    /// driven to and driven on from one place to another within an hour and a half.
+    /// For a stay elsewhere: waiting between two legs of a journey (an airport, a station), driven
+    /// to and driven on within an hour and a half, the onward leg `longJourney` or longer.
     var isTransfer = false
+    static let longJourney = 100_000.0
 
     struct Neighbour: Sendable, Hashable {
         var activity: MotionActivity
@@ -82,7 +83,7 @@ struct SlotContext: Sendable, Hashable {
             if contexts[index].isStay { nextStay = contexts[index].place }
             if spans[index].slot.isGap { nextStay = nil }
         }
-        markVisits(&contexts, spans, days: LocalDays(timeZone))
+        markVisits(&contexts, spans, places: places, days: LocalDays(timeZone))
         markBreaks(&contexts, spans)
         return contexts
     }
@@ -122,7 +123,7 @@ struct SlotContext: Sendable, Hashable {
     static let meals: [(window: ClosedRange<Double>, centre: Double)] = [(11 * 60 + 30...14 * 60 + 30, 13 * 60), (17 * 60 + 30...21 * 60, 19 * 60 + 15)]
 
     /// Sets each stay's visit length and, in each visit home, the stay per day and meal time starting closest to it.
-    static func markVisits(_ contexts: inout [SlotContext], _ spans: [SlotSpan], days: LocalDays) {
+    static func markVisits(_ contexts: inout [SlotContext], _ spans: [SlotSpan], places: DevicePlaces, days: LocalDays) {
         var first = 0
         while first < contexts.count {
             guard contexts[first].isStay, let place = contexts[first].place else {
@@ -135,8 +136,10 @@ struct SlotContext: Sendable, Hashable {
             let minutes = contexts[first...last].reduce(0) { $0 + $1.minutes }
             let pieces = Set(contexts[first...last].map(\.stillFirst)).count
             let longest = contexts[first...last].map(\.stillMinutes).max() ?? 0
+            // The leg after the wait is a long one (a flight, a train).
+            let onward = contexts[last].placeAfter.map { places.places[place].centre.distance(to: places.places[$0].centre) } ?? 0
             let transfer = minutes <= 90 && contexts[first].previous?.activity == .automotive && contexts[last].next?.activity == .automotive
-                && contexts[first].placeBefore != nil && contexts[last].placeAfter != nil && contexts[first].placeBefore != contexts[last].placeAfter
+                && contexts[first].placeBefore != nil && contexts[first].placeBefore != contexts[last].placeAfter && onward >= longJourney
             for index in first...last {
                 (contexts[index].visitMinutes, contexts[index].visitPieces, contexts[index].longestPiece) = (minutes, pieces, longest)
                 contexts[index].visitStart = contexts[first].startMinute
