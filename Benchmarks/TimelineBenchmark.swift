@@ -14,7 +14,7 @@ struct TimelineBenchmark {
     func run() throws {
         let week = SyntheticMonth(firstDay: "2026-03-02", days: 7, seed: 42)
         let zone = week.timeZone
-        let generator = TimelineGenerator()
+        let generator = TimelineGenerator(timeZone: zone)
         print("== timeline (synthetic week: \(week.motion.count) motion events, \(week.locations.count) locations) ==")
 
         let month = SyntheticMonth(firstDay: "2026-01-05", days: 21, seed: 7)

@@ -92,10 +92,10 @@ struct TimelineCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Build the held-out labelled synthetic days offline and score them against the truth.")
 
-        @Option(help: "Days per person.")
-        var days = 14
+        @Option(help: "Days per person (the days after the first 14 are scored with two weeks of history).")
+        var days = 17
 
-        @Option(help: "People per routine (office worker, school child, night worker).")
+        @Option(help: "People per kind of person (\(SyntheticPerson.Routine.allCases.map(\.rawValue).joined(separator: ", "))).")
         var perRoutine = 2
 
         @Option(help: "The first local day, YYYY-MM-DD.")
@@ -107,14 +107,23 @@ struct TimelineCommand: AsyncParsableCommand {
         @Flag(help: "Score the training days (for tuning) instead of the held-out ones.")
         var training = false
 
+        @Option(help: "Also list this person's slots beside the truth (a device id from the report, e.g. student-6).")
+        var show: String?
+
         func run() throws {
             guard days >= 1, perRoutine >= 1 else { throw ValidationError("--days and --per-routine must be at least 1") }
             guard let zone = TimeZone(identifier: timezone) else { throw ValidationError("unknown time zone \(timezone)") }
             guard firstDay.split(separator: "-").compactMap({ Int($0) }).count == 3 else { throw ValidationError("--first-day must be YYYY-MM-DD") }
+            let routines = SyntheticPerson.Routine.allCases
             let data = LabelledDays(
-                people: perRoutine * SyntheticPerson.Routine.allCases.count, firstDay: firstDay, days: days, timeZone: zone,
-                seed: training ? LabelledDays.trainingSeed : LabelledDays.heldOutSeed)
-            print(try TimelineEvaluation(data, name: training ? "training" : "held-out").report)
+                people: perRoutine * routines.count, firstDay: firstDay, days: days, timeZone: zone,
+                seed: training ? LabelledDays.trainingSeed : LabelledDays.heldOutSeed, routines: routines)
+            let evaluation = try TimelineEvaluation(data, name: training ? "training" : "held-out", stages: TimelineEvaluation.Stage.allCases)
+            print(evaluation.report)
+            if let show {
+                guard let listing = evaluation.listing(of: show) else { throw ValidationError("no person \(show)") }
+                print("\n\(show), whole period (* where the slot is not what they did for most of it):\n\(listing)")
+            }
             print("")
             print(try CorrectionExperiment(data).report)
         }

@@ -54,7 +54,7 @@ public struct CorrectionExperiment: Sendable {
     static func run(_ habit: Habit, _ person: LabelledDays.PersonDays, timeZone: TimeZone, calendar: Calendar) throws -> Outcome {
         let events = person.events
         let until = (events.motion.map(\.timestamp) + events.locations.map(\.timestamp)).max() ?? 0
-        let state = TimelineGenerator().rebuild(motion: events.motion, locations: events.locations, until: until).state
+        let state = TimelineGenerator(timeZone: timeZone).rebuild(motion: events.motion, locations: events.locations, until: until).state
         let spans = state.spans
         let occurrences = spans.indices.filter { index in
             let span = spans[index]

@@ -43,28 +43,32 @@ public struct LabelledDays: Sendable {
     public static let heldOutSeed: UInt64 = 1_000_003
     public static let trainingSeed: UInt64 = 17
 
-    /// The days measured by `guardian timeline evaluate`: six people, two of each routine.
-    public static func heldOut(days: Int = 14) -> LabelledDays {
-        LabelledDays(people: 6, days: days, seed: heldOutSeed)
+    /// Held-out days: two people of each of `routines`.
+    public static func heldOut(days: Int = 14, routines: [SyntheticPerson.Routine] = SyntheticPerson.Routine.everyday) -> LabelledDays {
+        LabelledDays(people: 2 * routines.count, days: days, seed: heldOutSeed, routines: routines)
     }
 
     /// Days for learning and tuning, never measured.
-    public static func training(days: Int = 14) -> LabelledDays {
-        LabelledDays(people: 6, days: days, seed: trainingSeed)
+    public static func training(days: Int = 14, routines: [SyntheticPerson.Routine] = SyntheticPerson.Routine.everyday) -> LabelledDays {
+        LabelledDays(people: 2 * routines.count, days: days, seed: trainingSeed, routines: routines)
     }
 
-    /// `people` people (routines in turn), `days` days from local midnight of `firstDay` (`YYYY-MM-DD`).
+    /// `people` people (`routines` in turn), `days` days from local midnight of `firstDay`
+    /// (`YYYY-MM-DD`). Each person has a seed of their own, from `seed`, their routine and their
+    /// number among its people: a routine's people are the same whichever routines are chosen.
     public init(
         people: Int, firstDay: String = "2026-10-19", days: Int = 14, timeZone: TimeZone = TimeZone(identifier: "Europe/Berlin")!,
-        seed: UInt64, spacing: ClosedRange<Int64> = 15_000...45_000
+        seed: UInt64, spacing: ClosedRange<Int64> = 15_000...45_000, routines: [SyntheticPerson.Routine] = SyntheticPerson.Routine.everyday
     ) {
         self.timeZone = timeZone
         self.firstDay = firstDay
         self.days = days
-        let routines = SyntheticPerson.Routine.allCases
         self.people = (0..<people).map { index in
-            let personSeed = seed &* 1_000 &+ UInt64(index)
             let routine = routines[index % routines.count]
+            let kind = SyntheticPerson.Routine.allCases.firstIndex(of: routine)!
+            let number = index / routines.count
+            // The first three routines keep the seeds they had when they were the only ones.
+            let personSeed = kind < 3 ? seed &* 1_000 &+ UInt64(number * 3 + kind) : seed &* 1_000 &+ UInt64(100 * kind + number)
             let person = SyntheticPerson(deviceId: "\(routine.rawValue)-\(index + 1)", routine: routine, seed: personSeed)
             return Self.live(person, firstDay: firstDay, days: days, timeZone: timeZone, seed: personSeed, spacing: spacing)
         }

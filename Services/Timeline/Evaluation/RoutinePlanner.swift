@@ -62,26 +62,27 @@ struct RoutinePlanner {
     /// a stay after another stay starts with a short walk (to the kitchen, the desk).
     mutating func stay(_ category: TimelineCategory, at place: Place, until: Int64, blips: ClosedRange<Double>? = 50...130) {
         let location = person[place]
+        let unseen = person.leavesPhoneDown && place == .home
         if case .stay = pieces.last?.motion {
-            append(category, .move(.walking, from: location, to: location), until: later(1...2))
+            append(category, unseen && chance(0.7) ? .stay(location) : .move(.walking, from: location, to: location), until: later(1...2))
         }
         self.place = place
         while cursor < until {
             let next = blips.map { min(later($0), until) } ?? until
             append(category, .stay(location), until: next)
             if next < until - 10 * 60_000 {
-                append(category, .move(.walking, from: location, to: location), until: later(0.8...2))
+                append(category, unseen && chance(0.7) ? .stay(location) : .move(.walking, from: location, to: location), until: later(0.8...2))
             }
         }
     }
 
-    /// A night at home until `wake`, sometimes broken by a short walk (the bathroom).
-    mutating func sleep(until wake: Int64) {
+    /// A night at home (or `place`) until `wake`, sometimes broken by a short walk (the bathroom).
+    mutating func sleep(at place: Place = .home, until wake: Int64) {
         if chance(0.35) {
             let bathroom = wake - Int64(minutes(120...240) * 60_000)
-            if bathroom > cursor + 60 * 60_000 { stay(.sleep, at: .home, until: bathroom, blips: nil) }
+            if bathroom > cursor + 60 * 60_000 { stay(.sleep, at: place, until: bathroom, blips: nil) }
         }
-        stay(.sleep, at: .home, until: wake, blips: nil)
+        stay(.sleep, at: place, until: wake, blips: nil)
     }
 
     /// Travels by `vehicle`, with walks to and from it; cars and bikes stop at lights.

@@ -3,25 +3,123 @@ import GuardianTimeline
 
 /// Builds every person's timeline offline, as `guardian timeline build` does, and scores it
 /// against the truth: overall, per routine, and the goals `guardian timeline evaluate` checks.
+/// Besides the whole period built at once, it scores a device's first days (built from their
+/// events alone, with no history) and the days after two weeks of history.
 public struct TimelineEvaluation: Sendable {
+    /// How much a build knew when it labelled the days scored.
+    public enum Stage: String, Sendable, CaseIterable, Hashable {
+        /// The first day, built from its own events only.
+        case firstDay = "first day"
+        /// The first three days, built from their own events only.
+        case firstThreeDays = "first 3 days"
+        /// The days after the first two weeks, built with everything before them.
+        case afterTwoWeeks = "after 2 weeks"
+        /// Every day, built at once.
+        case wholePeriod = "whole period"
+
+        /// The local days scored (`nil` when the period is too short), and the day the events are cut after.
+        func days(of period: Int) -> (scored: Range<Int>, eventsUntil: Int)? {
+            switch self {
+            case .firstDay: (0..<1, 1)
+            case .firstThreeDays: period >= 3 ? (0..<3, 3) : nil
+            case .afterTwoWeeks: period > 14 ? (14..<period, period) : nil
+            case .wholePeriod: (0..<period, period)
+            }
+        }
+    }
+
     public var data: LabelledDays
-    public var overall = TimelineScore()
-    public var byRoutine: [SyntheticPerson.Routine: TimelineScore] = [:]
+    /// The whole period.
+    public var overall: TimelineScore { stages[.wholePeriod]?.overall ?? TimelineScore() }
+    public var byRoutine: [SyntheticPerson.Routine: TimelineScore] { stages[.wholePeriod]?.byRoutine ?? [:] }
+    /// Each stage's score, overall and per routine.
+    public var stages: [Stage: (overall: TimelineScore, byRoutine: [SyntheticPerson.Routine: TimelineScore])] = [:]
+    /// The whole period's days, by device.
     public var published: [String: [DayTimeline]] = [:]
     /// Which days these are, for the report ("held-out", "training").
     public var name: String
 
-    public init(_ data: LabelledDays, name: String = "held-out") throws {
+    public init(_ data: LabelledDays, name: String = "held-out", stages: [Stage] = [.wholePeriod]) throws {
         self.data = data
         self.name = name
         let dayStarts = data.dayStarts
-        for person in data.people {
-            let days = try OfflineTimeline.days(person.events, timeZone: data.timeZone)
-            published[person.person.deviceId] = days
-            let score = TimelineScore(days: days, truth: person, from: dayStarts[0], to: dayStarts[data.days])
-            overall.add(score)
-            byRoutine[person.person.routine, default: TimelineScore()].add(score)
+        var builds: [Int: [String: [DayTimeline]]] = [:]
+        for stage in stages {
+            guard let (scored, cut) = stage.days(of: data.days) else { continue }
+            var overall = TimelineScore(), byRoutine: [SyntheticPerson.Routine: TimelineScore] = [:]
+            for person in data.people {
+                let id = person.person.deviceId
+                let days = try builds[cut]?[id] ?? {
+                    var events = person.events
+                    if cut < data.days {
+                        events.motion.removeAll { $0.timestamp >= dayStarts[cut] }
+                        events.locations.removeAll { $0.timestamp >= dayStarts[cut] }
+                    }
+                    return try OfflineTimeline.days(events, timeZone: data.timeZone)
+                }()
+                builds[cut, default: [:]][id] = days
+                if cut == data.days { published[id] = days }
+                let score = TimelineScore(days: days, truth: person, from: dayStarts[scored.lowerBound], to: dayStarts[scored.upperBound])
+                overall.add(score)
+                byRoutine[person.person.routine, default: TimelineScore()].add(score)
+            }
+            self.stages[stage] = (overall, byRoutine)
         }
+    }
+
+    /// The goals of issue #28 (first days and days after two weeks for every kind of person,
+    /// transitions and slot count over the whole period), each with whether it is met.
+    public var stageGoals: [(goal: String, met: Bool)] {
+        var goals: [(String, Bool)] = []
+        for (stage, floor) in [(Stage.firstDay, 0.9), (.firstThreeDays, 0.9), (.afterTwoWeeks, 0.95)] {
+            guard let score = stages[stage] else { continue }
+            let worst = score.byRoutine.min { $0.value.accuracy < $1.value.accuracy }
+            let note = worst.map { String(format: " (lowest: %@ %.1f%%)", $0.key.rawValue, $0.value.accuracy * 100) } ?? ""
+            goals.append(("\(stage.rawValue): accuracy >= \(Int(floor * 100))% for every kind of person\(note)", score.byRoutine.values.allSatisfy { $0.accuracy >= floor }))
+        }
+        goals.append(("transition recall >= 90% within 10 min", overall.transitionRecall >= 0.9))
+        goals.append(("slot count within 15% of truth", abs(overall.slotRatio - 1) <= 0.15))
+        return goals
+    }
+
+    /// One device's published slots over the whole period beside what the person did for most
+    /// of each (`*` where they differ): for finding where the day goes wrong.
+    public func listing(of deviceId: String) -> String? {
+        guard let days = published[deviceId], let person = data.people.first(where: { $0.person.deviceId == deviceId }) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = data.timeZone
+        func clock(_ instant: Int64) -> String {
+            let parts = calendar.dateComponents([.hour, .minute], from: Date(milliseconds: instant))
+            return String(format: "%02d:%02d", parts.hour!, parts.minute!)
+        }
+        return days.flatMap { day in
+            day.slots.map { slot in
+                let truth = person.category(from: slot.start, to: slot.end)
+                return "\(truth == slot.category ? " " : "*") \(day.date) \(clock(slot.start))-\(clock(slot.end))  \(slot.category.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(slot.activity.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) truth \(truth.rawValue)"
+            }
+        }.joined(separator: "\n")
+    }
+
+    /// Accuracy, transition recall and slot count of each stage side by side, per kind of person.
+    public var stageReport: String {
+        let present = Stage.allCases.filter { stages[$0] != nil }
+        guard !present.isEmpty else { return "" }
+        func cell(_ score: TimelineScore?) -> String {
+            guard let score else { return "–".leftPadded(22) }
+            let text = String(format: "%5.1f%% %5.1f%% %+4.0f%%", score.accuracy * 100, score.transitionRecall * 100, (score.slotRatio - 1) * 100)
+            return text.leftPadded(22)
+        }
+        var lines = [
+            "by how much history the build had (accuracy, transition recall, slot count vs truth):",
+            "".padding(toLength: 18, withPad: " ", startingAt: 0) + present.map { $0.rawValue.leftPadded(22) }.joined(),
+        ]
+        for routine in SyntheticPerson.Routine.allCases where stages.values.contains(where: { $0.byRoutine[routine] != nil }) {
+            lines.append(routine.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0) + present.map { cell(stages[$0]?.byRoutine[routine]) }.joined())
+        }
+        lines.append("overall".padding(toLength: 18, withPad: " ", startingAt: 0) + present.map { cell(stages[$0]?.overall) }.joined())
+        lines.append("")
+        for (goal, met) in stageGoals { lines.append("\(met ? "met    " : "NOT MET") \(goal)") }
+        return lines.joined(separator: "\n")
     }
 
     /// The goals of issue #21, each with whether `overall` meets it.
@@ -59,7 +157,7 @@ public struct TimelineEvaluation: Sendable {
         lines.append("")
         for routine in SyntheticPerson.Routine.allCases {
             guard let part = byRoutine[routine] else { continue }
-            lines.append("\(routine.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)) accuracy \(percent(part.accuracy))  transitions \(percent(part.transitionRecall))  slots \(part.slots)/\(part.truthSlots)  unknown \(percent(part.unknownShare))")
+            lines.append("\(routine.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)) accuracy \(percent(part.accuracy))  transitions \(percent(part.transitionRecall))  slots \(part.slots)/\(part.truthSlots)  unknown \(percent(part.unknownShare))")
         }
         lines += [
             "",
@@ -79,6 +177,7 @@ public struct TimelineEvaluation: Sendable {
         }
         lines.append("")
         for (goal, met) in goals { lines.append("\(met ? "met    " : "NOT MET") \(goal)") }
+        if stages.count > 1 { lines += ["", stageReport] }
         return lines.joined(separator: "\n")
     }
 }

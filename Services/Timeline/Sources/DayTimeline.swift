@@ -122,6 +122,11 @@ struct LocalDays {
         return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
     }
 
+    /// 0 = Monday … 6 = Sunday.
+    func weekday(of instant: Int64) -> Int {
+        (calendar.component(.weekday, from: Date(milliseconds: instant)) + 5) % 7
+    }
+
     func dates(from: Int64, to: Int64) -> [String] {
         var names: [String] = []
         var day = calendar.startOfDay(for: Date(milliseconds: from))

@@ -1,8 +1,10 @@
 import Foundation
 
 /// The places a device stays at, learned from its slots: stays clustered by location. Home is
-/// where it rests longest; work (or school) is the other place with regular long stays, at
-/// whatever hour they happen.
+/// where it spends most time; work (or school) is the other place where it spends long
+/// weekdays (`workingDay`, at whatever hour) on a good share of the weekdays seen, or a few
+/// hours (`longStay`) on most of them: from the first day, the long weekday stay away from
+/// home is work or school.
 public struct DevicePlaces: Sendable, Hashable {
     public struct Place: Sendable, Hashable {
         public var centre: GeoPoint
@@ -10,6 +12,9 @@ public struct DevicePlaces: Sendable, Hashable {
         public var time: Int64
         /// Local days with a stay there of `longStay` or more.
         public var longStayDays: Int
+        /// Local weekdays (Monday to Friday) with `workingDay` or more there, and with `longStay` or more.
+        public var workDays = 0
+        public var weekdaysThere = 0
     }
 
     public enum Kind: Sendable, Hashable {
@@ -21,11 +26,14 @@ public struct DevicePlaces: Sendable, Hashable {
     public var home: Int?
     public var work: Int?
 
-    /// Stays within this of a place's centre are at it.
+    /// Stays within this of a place's centre are at it (a stale fix a couple of hundred metres
+    /// off is common on arrival).
     public static let radius = 250.0
     /// Stays shorter than this are not visits.
     public static let shortestVisit: Int64 = 10 * 60_000
     public static let longStay: Int64 = 2 * 60 * 60_000
+    /// This much of a weekday at one place away from home is a day of work or school there.
+    public static let workingDay: Int64 = 4 * 60 * 60_000
 
     public init(places: [Place] = [], home: Int? = nil, work: Int? = nil) {
         self.places = places
@@ -38,10 +46,12 @@ public struct DevicePlaces: Sendable, Hashable {
         var start: Int64
         var duration: Int64
         var location: GeoPoint
+        /// It holds a night's rest (`isNight`): begun in the evening, a night away rather than at work.
+        var sleptThere = false
     }
 
     /// The stationary slots joined into visits: consecutive stays within `radius` of the first.
-    static func visits(_ spans: [SlotSpan]) -> [Visit] {
+    static func visits(_ spans: [SlotSpan], isNight: (SlotSpan) -> Bool = { _ in false }) -> [Visit] {
         var visits: [Visit] = []
         var lastEnd: Int64?
         for span in spans {
@@ -52,17 +62,28 @@ public struct DevicePlaces: Sendable, Hashable {
             } else {
                 visits.append(Visit(start: span.start, duration: span.duration, location: location))
             }
+            if isNight(span) { visits[visits.count - 1].sleptThere = true }
         }
         return visits
+    }
+
+    /// A still stay of three hours or more through 03:00 local: a night's rest.
+    static func isNight(_ span: SlotSpan, calendar: Calendar) -> Bool {
+        guard span.duration >= 3 * 60 * 60_000 else { return false }
+        let start = Date(milliseconds: span.start)
+        guard let three = calendar.date(bySettingHour: 3, minute: 0, second: 0, of: start)?.milliseconds else { return false }
+        let next = three + 24 * 60 * 60_000
+        return (span.start <= three && three < span.end) || (span.start <= next && next < span.end)
     }
 
     /// Clusters the visits (longest first) into places and names home and work.
     public static func learn(from spans: [SlotSpan], timeZone: TimeZone) -> DevicePlaces {
         let days = LocalDays(timeZone)
-        let visits = Self.visits(spans).filter { $0.duration >= shortestVisit }
+        let visits = Self.visits(spans) { isNight($0, calendar: days.calendar) }.filter { $0.duration >= shortestVisit }
             .sorted { ($0.duration, $1.start) > ($1.duration, $0.start) }
         var places: [Place] = []
         var longStayDates: [Set<String>] = []
+        var dayTime: [[String: Int64]] = [], nightsAway: [[String: Int64]] = []
         for visit in visits {
             let location = visit.location
             let weight = Double(visit.duration)
@@ -80,18 +101,37 @@ public struct DevicePlaces: Sendable, Hashable {
                 index = places.count
                 places.append(Place(centre: location, time: visit.duration, longStayDays: 0))
                 longStayDates.append([])
+                dayTime.append([:])
+                nightsAway.append([:])
             }
             if visit.duration >= longStay { longStayDates[index].insert(days.name(of: visit.start)) }
+            if days.weekday(of: visit.start) < 5 {
+                // Arriving in the evening and resting there through the night is a night away, unless it happens on other days too.
+                let nightAway = visit.sleptThere && days.calendar.component(.hour, from: Date(milliseconds: visit.start)) >= 17
+                if nightAway {
+                    nightsAway[index][days.name(of: visit.start), default: 0] += visit.duration
+                } else {
+                    dayTime[index][days.name(of: visit.start), default: 0] += visit.duration
+                }
+            }
         }
-        for index in places.indices { places[index].longStayDays = longStayDates[index].count }
-        places.sort { ($0.time, $0.centre.lat) > ($1.time, $1.centre.lat) }
+        for index in places.indices {
+            places[index].longStayDays = longStayDates[index].count
+            let nights = nightsAway[index].values.filter { $0 >= workingDay }.count
+            places[index].workDays = dayTime[index].values.filter { $0 >= workingDay }.count + (nights >= 2 ? nights : 0)
+            places[index].weekdaysThere = dayTime[index].values.filter { $0 >= longStay }.count
+        }
+        let order = places.indices.sorted { (places[$0].time, places[$0].centre.lat) > (places[$1].time, places[$1].centre.lat) }
+        places = order.map { places[$0] }
         guard !places.isEmpty else { return DevicePlaces() }
-        let work = places.indices.dropFirst().filter { places[$0].longStayDays > 0 }
-            .max { (places[$0].longStayDays, places[$0].time) < (places[$1].longStayDays, places[$1].time) }
-        let regularWork = work.flatMap { index in
-            places[index].longStayDays >= 2 || places.allSatisfy({ $0.longStayDays <= 1 }) ? index : nil
-        }
-        return DevicePlaces(places: places, home: 0, work: regularWork)
+        // Work is a place of long weekdays on at least a quarter of the weekdays seen, or of a
+        // few hours on most of them (lectures at different hours).
+        let weekdays = Set(spans.filter { !$0.slot.isGap && days.weekday(of: $0.start) < 5 }.map { days.name(of: $0.start) }).count
+        let work = places.indices.dropFirst().filter { index in
+            let place = places[index]
+            return (place.workDays > 0 && place.workDays * 4 >= weekdays) || (place.weekdaysThere >= 2 && place.weekdaysThere * 2 >= weekdays)
+        }.max { (places[$0].workDays, places[$0].weekdaysThere, places[$0].time) < (places[$1].workDays, places[$1].weekdaysThere, places[$1].time) }
+        return DevicePlaces(places: places, home: 0, work: work)
     }
 
     /// The place a location is at, if any.

@@ -81,7 +81,7 @@ public enum OfflineTimeline {
     /// One device's labelled local days.
     public static func days(_ device: DeviceEvents, timeZone: TimeZone) throws -> [DayTimeline] {
         guard let until = (device.motion.map(\.timestamp) + device.locations.map(\.timestamp)).max() else { return [] }
-        let update = TimelineGenerator().rebuild(motion: device.motion, locations: device.locations, until: until)
+        let update = TimelineGenerator(timeZone: timeZone).rebuild(motion: device.motion, locations: device.locations, until: until)
         let classifier = try SlotClassifier.train(examples: [], places: update.state.spans, timeZone: timeZone)
         let labelled = classifier.label(update.state, timeZone: timeZone)
         return DayTimeline.days(of: labelled, timeZone: timeZone)

@@ -23,11 +23,18 @@ extension SlotContext {
         case .home: homeGuess
         case .work: isBreak ? (.food, 0.7) : (.work, 0.9)
         case .other, .unknown:
-            if visitMinutes < 15, previous.map({ $0.activity != .stationary }) == true, next.map({ $0.activity != .stationary }) == true {
+            if isSleep { (.sleep, 0.8) }  // a night away
+            else if minutes <= 60 && previous?.isSleep == true { (.food, 0.7) }  // breakfast there
+            else if visitMinutes < 15, previous.map({ $0.activity != .stationary }) == true, next.map({ $0.activity != .stationary }) == true {
                 (.commute, 0.7)  // a stop on the way
+            } else if isTransfer { (.commute, 0.7) }
+            else if visitPieces >= 3, longestPiece < 20, (30...150).contains(visitMinutes) { (.exercise, 0.7) }  // a workout
+            else if weekday < 5, visitMinutes >= Double(DevicePlaces.workingDay / 60_000), (5 * 60...12 * 60).contains(visitStart) {
+                (.work, 0.6)  // a working (or school) day away, begun in the morning
             } else if (20...80).contains(visitMinutes), isMidday, weekday < 5 { (.food, 0.7) }
             else if visitMinutes >= 90, (11 * 60...18 * 60).contains(localMiddle) { (.family, 0.6) }
             else if startMinute >= 18 * 60 || startMinute < 3 * 60 { (.leisure, 0.6) }
+            else if visitMinutes < Double(DevicePlaces.workingDay / 60_000) { (.leisure, 0.5) }  // an hour or two out
             else { nil }
         }
     }

@@ -18,8 +18,10 @@ struct SlotContext: Sendable, Hashable {
     var placeAfter: Int?
     /// For a stay at work: the one short stay halfway through a stretch at work (a meal break).
     var isBreak = false
-    /// For a stay: the minutes of the whole visit (the run of stays at its place it belongs to).
+    /// For a stay: the minutes of the whole visit (the run of stays at its place it belongs to),
+    /// and its local start in minutes after midnight.
     var visitMinutes = 0.0
+    var visitStart = 0.0
     /// For a stay: the stillness it belongs to (stays at its place not parted by movement): its
     /// first slot, its local start in minutes after midnight, and its minutes.
     var stillFirst = 0
@@ -27,8 +29,19 @@ struct SlotContext: Sendable, Hashable {
     var stillMinutes = 0.0
     /// For a stay at home: the one stay of its visit most likely to be a meal at a meal time.
     var isMealTime = false
-    /// For a stay at home: part of a rest (a long stillness, and the pieces of a night broken by a walk).
+    /// For a stay at home: part of a rest (a long stillness, and the pieces of a night broken by a
+    /// walk); elsewhere (a hotel, a friend's) a long stillness through the small hours.
     var isSleep = false
+    /// For a stay: part of a rest through the small hours (a night's).
+    var isNightRest = false
+    /// For a stay: how many stillnesses its visit is broken into, and the longest one's minutes
+    /// (a workout: short stays between walks to the next machine).
+    var visitPieces = 0
+    var longestPiece = 0.0
+    /// For a stay elsewhere: waiting between two legs of a journey (an airport, a station), driven
+    /// to and driven on within an hour and a half, the onward leg `longJourney` or longer.
+    var isTransfer = false
+    static let longJourney = 100_000.0
 
     struct Neighbour: Sendable, Hashable {
         var activity: MotionActivity
@@ -70,13 +83,14 @@ struct SlotContext: Sendable, Hashable {
             if contexts[index].isStay { nextStay = contexts[index].place }
             if spans[index].slot.isGap { nextStay = nil }
         }
-        markVisits(&contexts, spans, days: LocalDays(timeZone))
+        markVisits(&contexts, spans, places: places, days: LocalDays(timeZone))
         markBreaks(&contexts, spans)
         return contexts
     }
 
-    /// In each stretch of stays at work, marks the break: a short stay in the middle third. The
-    /// piece of work just before it is often as short, so of several the last is taken.
+    /// In each stretch of stays at work, marks the break: a short stay in the middle third (the
+    /// piece of work just before it is often as short, so of several the last is taken), and any
+    /// short stay at midday at a place of its own, walked to.
     static func markBreaks(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
         var runStart = 0
         for index in contexts.indices {
@@ -92,25 +106,45 @@ struct SlotContext: Sendable, Hashable {
                 return (0.3...0.7).contains(position)
             }
             if let last = breaks.last { contexts[last].isBreak = true }
+            // A stay of its own down the road (a café near the office), walked to and from, at midday.
+            let main = (runStart...index).max { spans[$0].duration < spans[$1].duration }.flatMap { spans[$0].slot.location }
+            for member in runStart...index where member > runStart && member < index && (10...60).contains(contexts[member].minutes)
+                && contexts[member].isMidday && spans[member - 1].slot.endsMoving == true {
+                guard let main, let here = spans[member].slot.location, here.distance(to: main) > Self.nearbyPlace else { continue }
+                contexts[member].isBreak = true
+            }
         }
     }
+
+    /// Stays further apart than this, with movement between them, are at different places.
+    static let nearbyPlace = 100.0
 
     /// Lunch and dinner times, around the standard day's.
     static let meals: [(window: ClosedRange<Double>, centre: Double)] = [(11 * 60 + 30...14 * 60 + 30, 13 * 60), (17 * 60 + 30...21 * 60, 19 * 60 + 15)]
 
     /// Sets each stay's visit length and, in each visit home, the stay per day and meal time starting closest to it.
-    static func markVisits(_ contexts: inout [SlotContext], _ spans: [SlotSpan], days: LocalDays) {
+    static func markVisits(_ contexts: inout [SlotContext], _ spans: [SlotSpan], places: DevicePlaces, days: LocalDays) {
         var first = 0
         while first < contexts.count {
             guard contexts[first].isStay, let place = contexts[first].place else {
-                if contexts[first].isStay { contexts[first].visitMinutes = contexts[first].minutes }
+                if contexts[first].isStay { (contexts[first].visitMinutes, contexts[first].visitStart) = (contexts[first].minutes, contexts[first].startMinute) }
                 first += 1
                 continue
             }
             var last = first
             while last + 1 < contexts.count, contexts[last + 1].isStay, contexts[last + 1].place == place { last += 1 }
             let minutes = contexts[first...last].reduce(0) { $0 + $1.minutes }
-            for index in first...last { contexts[index].visitMinutes = minutes }
+            let pieces = Set(contexts[first...last].map(\.stillFirst)).count
+            let longest = contexts[first...last].map(\.stillMinutes).max() ?? 0
+            // The leg after the wait is a long one (a flight, a train).
+            let onward = contexts[last].placeAfter.map { places.places[place].centre.distance(to: places.places[$0].centre) } ?? 0
+            let transfer = minutes <= 90 && contexts[first].previous?.activity == .automotive && contexts[last].next?.activity == .automotive
+                && contexts[first].placeBefore != nil && contexts[first].placeBefore != contexts[last].placeAfter && onward >= longJourney
+            for index in first...last {
+                (contexts[index].visitMinutes, contexts[index].visitPieces, contexts[index].longestPiece) = (minutes, pieces, longest)
+                contexts[index].visitStart = contexts[first].startMinute
+                contexts[index].isTransfer = transfer
+            }
             if contexts[first].kind == .home {
                 for meal in meals {
                     let candidates = (first...last).filter { (20...55).contains(contexts[$0].minutes) && meal.window.contains(contexts[$0].localMiddle) }
@@ -126,9 +160,17 @@ struct SlotContext: Sendable, Hashable {
 
     var asNeighbour: Neighbour { Neighbour(activity: activity, isSleep: isSleep) }
 
+    /// A stillness that starts in the afternoon or evening and ends before the small hours: an
+    /// evening, not a rest, when a night follows it.
+    var isEvening: Bool {
+        let end = stillStart + stillMinutes
+        return stillStart >= Double(NightSplit.eveningStart * 60) && end <= 25 * 60
+    }
+
     /// A rest is a stillness at home at least `rest` long, through the small hours (01:00–05:00)
-    /// or, at any hour (a night worker's day), `longRest` long with the stillness at home next to
-    /// it: a long evening without moving is not a night.
+    /// or, at any hour (a night worker's day, after small hours not spent resting at home),
+    /// `longRest` long with the stillness at home next to it: a long evening without moving is
+    /// not a night, nor a still day after one.
     static let rest = 180.0
     static let longRest = 300.0
 
@@ -138,21 +180,51 @@ struct SlotContext: Sendable, Hashable {
         func atHome(_ index: Int) -> Bool {
             contexts.indices.contains(index) && contexts[index].isStay && contexts[index].kind == .home && !spans[index].slot.isGap
         }
-        for index in contexts.indices where atHome(index) && contexts[index].stillFirst == index && contexts[index].stillMinutes >= rest {
+        func smallHours(_ index: Int) -> Bool {
             let still = contexts[index], end = still.stillStart + still.stillMinutes
-            let smallHours = [60.0, 60 + 1440].contains { from in still.stillStart < from + 240 && end > from }
+            return [60.0, 60 + 1440].contains { from in still.stillStart < from + 240 && end > from }
+        }
+        for index in contexts.indices where contexts[index].isStay && !spans[index].slot.isGap && contexts[index].stillFirst == index
+            && contexts[index].stillMinutes >= rest {
+            let still = contexts[index]
             var last = index
-            while atHome(last + 1) && contexts[last + 1].stillFirst == index { last += 1 }
-            let around = [index - 1, last + 1].filter(atHome).map { contexts[$0].stillMinutes }.filter { $0 >= 120 }.max() ?? 0
-            guard smallHours || still.stillMinutes + around >= longRest else { continue }
+            while last + 1 < contexts.count && contexts[last + 1].stillFirst == index { last += 1 }
+            if !atHome(index) {
+                // A night away (a hotel, a friend's): a rest through the small hours anywhere but at work.
+                guard still.kind != .work && smallHours(index) else { continue }
+                for member in index...last { contexts[member].isSleep = true }
+                continue
+            }
+            if smallHours(index) {
+                for member in index...last { (contexts[member].isSleep, contexts[member].isNightRest) = (true, true) }
+                continue
+            }
+            // A rest by day (a night worker's) follows small hours spent awake or away, and an
+            // evening that a night follows is not one.
+            let around = [index - 1, last + 1].filter(atHome).filter { !smallHours($0) }.map { contexts[$0].stillMinutes }.filter { $0 >= 60 }.max() ?? 0
+            let nightAfter = atHome(last + 1) && contexts[last + 1].stillMinutes >= rest && smallHours(last + 1)
+            let nightBefore = contexts[..<index].indices.reversed().prefix { spans[index].start - spans[$0].end < 10 * 3_600_000 }
+                .contains { contexts[$0].isNightRest }
+            guard still.stillMinutes + around >= longRest, !(nightAfter && still.isEvening), !nightBefore else { continue }
             for member in index...last { contexts[member].isSleep = true }
+        }
+        // The night in progress: the last stillness of the data, at home, begun late in the evening.
+        if let last = contexts.indices.last, atHome(last), !contexts[last].isSleep {
+            let still = contexts[last]
+            if (Double(NightSplit.lateEvening * 60)..<1440).contains(still.stillStart), still.stillMinutes >= 60 {
+                for member in still.stillFirst...last { (contexts[member].isSleep, contexts[member].isNightRest) = (true, true) }
+            }
         }
         for _ in 0..<2 {
             for index in contexts.indices where contexts[index].isStay && contexts[index].kind == .home && !contexts[index].isSleep {
                 let before = index > 0 && !spans[index - 1].slot.isGap && contexts[index - 1].isSleep
                 let after = index + 1 < contexts.count && !spans[index + 1].slot.isGap && contexts[index + 1].isSleep
                 let context = contexts[index], still = context.stillMinutes
-                contexts[index].isSleep = (still >= 135 && (before || after)) || (context.isNight && (still >= 60 || before || after))
+                let evening = after && !before && contexts[context.stillFirst].isEvening
+                // The morning after a night ends with the first activity after 11:30 at the latest.
+                let afternoon = before && !after && contexts[index - 1].isNightRest && context.stillStart + still > 11.5 * 60
+                contexts[index].isSleep = (still >= 135 && (before || after) && !evening && !afternoon)
+                    || (context.isNight && (still >= 60 || before || after))
                     || (still >= 60 && before && context.localMiddle < 10 * 60)
             }
         }

@@ -14,8 +14,8 @@ public struct TimeSlot: Sendable, Codable, Hashable {
     /// The user set the category (or the start).
     public var edited: Bool
     /// For a stay: `true` when it ends with movement too short to be a slot (getting up, a
-    /// walk to the car), `nil` otherwise; stays that follow one another without it (motion
-    /// missing for a while) are one visit.
+    /// walk to the car) or where its night begins or ends (`NightSplit`), `nil` otherwise; stays
+    /// that follow one another without it (motion missing for a while) are one visit.
     public var endsMoving: Bool?
 
     public init(

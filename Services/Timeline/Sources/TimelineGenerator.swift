@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns motion and location events into time slots, whole or incrementally.
 ///
 /// Incremental generation re-segments only the events from the state's anchor, a slot start
@@ -11,10 +13,14 @@ public struct TimelineGenerator: Sendable {
     /// An anchor is chosen at least this long before the generation time (so later events
     /// rarely reach back across it), and with at least two slots after it.
     public var anchorMargin: Int64
+    /// The device's local time, for where a long still evening gives way to the night
+    /// (`NightSplit`); `nil` splits only where the phone shows it.
+    public var timeZone: TimeZone?
 
-    public init(passes: [SegmentationPass] = SegmentationPass.standard, anchorMargin: Int64? = nil) {
+    public init(passes: [SegmentationPass] = SegmentationPass.standard, anchorMargin: Int64? = nil, timeZone: TimeZone? = nil) {
         self.passes = passes
         self.anchorMargin = anchorMargin ?? 2 * (passes.map(\.threshold).max() ?? 0)
+        self.timeZone = timeZone
     }
 
     /// Segments every event. Slots of `previous` the user edited keep their category when a
@@ -22,7 +28,7 @@ public struct TimelineGenerator: Sendable {
     public func rebuild(motion: [MotionEvent], locations: [LocationEvent], until: Int64, previous: TimelineState? = nil) -> TimelineUpdate {
         let events = AnnotatedEvent.annotate(motion: motion, locations: locations, until: until)
         let segmentation = Segmenter(passes: passes).run(events)
-        let slots = Self.slots(segmentation.spans, events: events, edits: previous?.slots ?? [])
+        let slots = slots(segmentation.spans, events: events, edits: previous?.slots ?? [])
         let anchor = chooseAnchor(segmentation, events: events, until: until, previous: nil)
         return TimelineUpdate(
             state: TimelineState(slots: slots, generatedUntil: until, anchor: anchor),
@@ -46,7 +52,7 @@ public struct TimelineGenerator: Sendable {
         guard segmenter.separates(before: anchor.before, tail: segmentation) else { return nil }
 
         let kept = state.slots.prefix { $0.start < anchor.start }
-        let tail = Self.slots(segmentation.spans, events: events, edits: state.slots[kept.count...])
+        let tail = slots(segmentation.spans, events: events, before: kept.last, edits: state.slots[kept.count...])
         let next = chooseAnchor(segmentation, events: events, until: until, previous: anchor)
         return TimelineUpdate(
             state: TimelineState(slots: Array(kept) + tail, generatedUntil: until, anchor: next),
@@ -67,30 +73,65 @@ public struct TimelineGenerator: Sendable {
         return previous
     }
 
-    static func slots<Edits: Collection<TimeSlot>>(_ spans: [Span], events: [AnnotatedEvent], edits: Edits) -> [TimeSlot] {
+    /// One slot per span, except that a long stay is split where its night begins and ends (`NightSplit`).
+    /// `before` is the slot just before the first span, if any.
+    func slots<Edits: Collection<TimeSlot>>(_ spans: [Span], events: [AnnotatedEvent], before: TimeSlot? = nil, edits: Edits) -> [TimeSlot] {
         var edited: [Int64: TimeSlot] = [:]
         for slot in edits where slot.edited { edited[slot.start] = slot }
-        return spans.map { span in
-            var activityTime = [Int64](repeating: 0, count: MotionActivity.allCases.count)
-            var places: [(GeoPoint, Int64)] = []
-            for event in events[span.first...span.last] {
-                activityTime[event.activity.order] += event.duration
-                guard let location = event.location else { continue }
-                if let index = places.firstIndex(where: { $0.0 == location }) {
-                    places[index].1 += event.duration
-                } else {
-                    places.append((location, event.duration))
-                }
+        let split = NightSplit(days: timeZone.map(LocalDays.init))
+        var slots: [TimeSlot] = []
+        slots.reserveCapacity(spans.count)
+        var previous = before
+        for span in spans {
+            var slot = Self.slot(span, events: events)
+            let arrived = previous.map { $0.activity != .stationary } ?? true
+            previous = slot
+            guard slot.activity == .stationary else {
+                slots.append(slot)
+                continue
             }
-            let top = activityTime.indices.max { activityTime[$0] < activityTime[$1] || (activityTime[$0] == activityTime[$1] && $0 > $1) }!
-            let place = places.indices.max { places[$0].1 < places[$1].1 || (places[$0].1 == places[$1].1 && $0 > $1) }
-            var slot = TimeSlot(start: span.start, activity: MotionActivity.allCases[top], location: place.map { places[$0].0 })
-            if slot.activity == .stationary, events[span.last].activity != .stationary { slot.endsMoving = true }
-            if let user = edited[span.start] {
-                slot.category = user.category
-                slot.confidence = user.confidence
-                slot.edited = true
+            for cut in split.cuts(events[span.first...span.last], start: span.start, end: span.end, arrived: arrived) {
+                var evening = slot
+                evening.endsMoving = true
+                slots.append(evening)
+                slot.start = cut
             }
+            slots.append(slot)
+        }
+        return slots.edited(by: edited)
+    }
+
+    /// The slot of a span: its top activity, the place where it spent most time.
+    static func slot(_ span: Span, events: [AnnotatedEvent]) -> TimeSlot {
+        var activityTime = [Int64](repeating: 0, count: MotionActivity.allCases.count)
+        var places: [(GeoPoint, Int64)] = []
+        for event in events[span.first...span.last] {
+            activityTime[event.activity.order] += event.duration
+            guard let location = event.location else { continue }
+            if let index = places.firstIndex(where: { $0.0 == location }) {
+                places[index].1 += event.duration
+            } else {
+                places.append((location, event.duration))
+            }
+        }
+        let top = activityTime.indices.max { activityTime[$0] < activityTime[$1] || (activityTime[$0] == activityTime[$1] && $0 > $1) }!
+        let place = places.indices.max { places[$0].1 < places[$1].1 || (places[$0].1 == places[$1].1 && $0 > $1) }
+        var slot = TimeSlot(start: span.start, activity: MotionActivity.allCases[top], location: place.map { places[$0].0 })
+        if slot.activity == .stationary, events[span.last].activity != .stationary { slot.endsMoving = true }
+        return slot
+    }
+}
+
+extension Array where Element == TimeSlot {
+    /// The slots with the category the user set on a slot starting at the same instant.
+    func edited(by edits: [Int64: TimeSlot]) -> [TimeSlot] {
+        guard !edits.isEmpty else { return self }
+        return map { slot in
+            guard let user = edits[slot.start] else { return slot }
+            var slot = slot
+            slot.category = user.category
+            slot.confidence = user.confidence
+            slot.edited = true
             return slot
         }
     }

@@ -115,6 +115,8 @@ public final class TimelineService: Service, Sendable {
         try work.withLock { classifiers in
             let device = try store.device(deviceId)
             guard let latest = try store.latestEvent(deviceId) else { return }
+            var generator = generator
+            generator.timeZone = device.timeZone
             let until = min(request.to?.milliseconds ?? latest, latest)
             var update: TimelineUpdate?
             if let resume = device.state.resumeFrom, (device.dirtyFrom ?? .max) >= resume, (request.from?.milliseconds ?? .max) >= resume {

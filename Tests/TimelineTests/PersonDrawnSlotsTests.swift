@@ -1,0 +1,153 @@
+import Foundation
+@testable import GuardianTimeline
+import GuardianTimelineEvaluation
+import Testing
+
+/// A device's first day (no history) drawn as a person would: evenings apart from nights, a
+/// lunch out apart from work, a first school day as school, a workout as exercise, a night
+/// away as sleep.
+@Suite("slots a person would draw from the first day")
+struct PersonDrawnSlotsTests {
+    let zone = TimeZone(identifier: "UTC")!
+    let home = GeoPoint(lat: 52.5200, lon: 13.4050)
+    let school = GeoPoint(lat: 52.5290, lon: 13.4050)
+    let office = GeoPoint(lat: 52.5450, lon: 13.3600)
+    /// 200 m north of the office.
+    let cafe = GeoPoint(lat: 52.5450 + 200 / 111_195.0, lon: 13.3600)
+    let gymPlace = GeoPoint(lat: 52.5300, lon: 13.4300)
+    let hotel = GeoPoint(lat: 51.5074, lon: -0.1278)
+
+    /// A phone's events for consecutive pieces (activity, place where it begins, minutes) from
+    /// Wednesday 2026-11-18 00:00 UTC: motion every 30 s, a fix wherever the place changes.
+    func device(_ pieces: [(MotionActivity, GeoPoint, Double)]) -> OfflineTimeline.DeviceEvents {
+        var events = OfflineTimeline.DeviceEvents(deviceId: "first-day")
+        var time = utc("2026-11-18 00:00:00")
+        for (activity, place, minutes) in pieces {
+            if events.locations.last?.location != place { events.locations.append(LocationEvent(timestamp: time, location: place)) }
+            let end = time + Int64(minutes * 60_000)
+            while time < end {
+                events.motion.append(MotionEvent(timestamp: time, activity: activity))
+                time += 30_000
+            }
+            time = end
+        }
+        return events
+    }
+
+    func slot(at text: String, in days: [DayTimeline]) throws -> DayTimeline.Slot {
+        let instant = utc(text)
+        return try #require(days.flatMap(\.slots).first { $0.start <= instant && instant < $0.end })
+    }
+
+    /// A child's first school day: home at 16:40, the evening on the sofa, asleep at 20:32.
+    func schoolDay(phoneDownAllEvening: Bool) -> OfflineTimeline.DeviceEvents {
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [
+            (.stationary, home, 430), (.walking, home, 2), (.stationary, home, 20), (.walking, home, 16),
+            (.stationary, school, 120), (.walking, school, 2), (.stationary, school, 150), (.walking, school, 2),
+            (.stationary, school, 238), (.walking, school, 20),
+        ]
+        pieces += phoneDownAllEvening ? [(.stationary, home, 850)] : [(.stationary, home, 230), (.walking, home, 2), (.stationary, home, 618)]
+        return device(pieces)
+    }
+
+    @Test("a first school day is school, the evening at home free time, the night sleep", arguments: [false, true])
+    func firstSchoolDay(phoneDownAllEvening: Bool) throws {
+        let days = try OfflineTimeline.days(schoolDay(phoneDownAllEvening: phoneDownAllEvening), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 10:00:00", in: days).category == .work)
+        #expect(try slot(at: "2026-11-18 15:00:00", in: days).category == .work)
+        let evening = try slot(at: "2026-11-18 18:00:00", in: days)
+        #expect(evening.category == .leisure)
+        // The night begins with the last walk about the flat, else at 22:00.
+        #expect(evening.end == (phoneDownAllEvening ? utc("2026-11-18 22:00:00") : utc("2026-11-18 20:32:00")))
+        #expect(try slot(at: "2026-11-18 23:30:00", in: days).category == .sleep)
+        #expect(try slot(at: "2026-11-18 03:00:00", in: days).category == .sleep)
+        #expect(days.allSatisfy { day in zip(day.slots, day.slots.dropFirst()).allSatisfy { $0.end == $1.start } })
+    }
+
+    @Test("a lunch at a café 200 m from the office is its own slot, food, between two work slots")
+    func lunchNearWork() throws {
+        let days = try OfflineTimeline.days(device([
+            (.stationary, home, 410), (.walking, home, 3), (.automotive, home, 25), (.walking, office, 3),
+            (.stationary, office, 260), (.walking, office, 4), (.stationary, cafe, 25), (.walking, cafe, 4),
+            (.stationary, office, 275), (.walking, office, 3), (.automotive, office, 28), (.walking, home, 3),
+            (.stationary, home, 180), (.walking, home, 2), (.stationary, home, 500),
+        ]), timeZone: zone)
+        let lunch = try slot(at: "2026-11-18 12:00:00", in: days)
+        #expect(lunch.category == .food)
+        #expect(lunch.end - lunch.start < 40 * minute)
+        #expect(try slot(at: "2026-11-18 10:00:00", in: days).category == .work)
+        #expect(try slot(at: "2026-11-18 15:00:00", in: days).category == .work)
+    }
+
+    @Test("an hour at the gym, short stays between walks to the next machine, is exercise")
+    func gym() throws {
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 450), (.walking, home, 2), (.stationary, home, 620)]
+        pieces += [(.walking, home, 3), (.cycling, home, 12), (.walking, gymPlace, 2)]
+        for _ in 0..<8 { pieces += [(.stationary, gymPlace, 6), (.walking, gymPlace, 2)] }
+        pieces += [(.cycling, gymPlace, 12), (.walking, home, 2), (.stationary, home, 240), (.walking, home, 2), (.stationary, home, 500)]
+        let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        let workout = try slot(at: "2026-11-18 18:30:00", in: days)
+        #expect(workout.category == .exercise)
+        #expect(workout.end - workout.start >= 50 * minute)
+    }
+
+    @Test("a night in a hotel far from home is sleep")
+    func nightAway() throws {
+        let days = try OfflineTimeline.days(device([
+            (.stationary, home, 450), (.walking, home, 2), (.stationary, home, 600), (.walking, home, 3), (.automotive, home, 120),
+            (.walking, hotel, 3), (.stationary, hotel, 200), (.walking, hotel, 2), (.stationary, hotel, 480),
+        ]), timeZone: zone)
+        #expect(try slot(at: "2026-11-19 03:00:00", in: days).category == .sleep)
+    }
+
+    @Test("the evaluation scores first days and first three days without history, side by side")
+    func coldStart() throws {
+        let data = LabelledDays(people: SyntheticPerson.Routine.allCases.count, days: 4, seed: 5, routines: SyntheticPerson.Routine.allCases)
+        #expect(Set(data.people.map(\.person.routine)) == Set(SyntheticPerson.Routine.allCases))
+        for person in data.people {
+            #expect(person.events.motion.count > 2_000)
+            #expect(zip(person.truth, person.truth.dropFirst()).allSatisfy { $0.end == $1.start && $0.category != $1.category })
+        }
+        let evaluation = try TimelineEvaluation(data, stages: TimelineEvaluation.Stage.allCases)
+        #expect(evaluation.stages[.firstDay] != nil && evaluation.stages[.firstThreeDays] != nil && evaluation.stages[.afterTwoWeeks] == nil)
+        let first = try #require(evaluation.stages[.firstDay])
+        #expect(first.byRoutine.count == SyntheticPerson.Routine.allCases.count)
+        #expect(first.overall.totalTime < evaluation.overall.totalTime)
+        #expect(evaluation.report.contains("first 3 days"))
+        // The established routines' people are who they were before the newer ones came.
+        #expect(LabelledDays.training(days: 2).people.map(\.events) == LabelledDays(people: 6, days: 2, seed: LabelledDays.trainingSeed).people.map(\.events))
+    }
+
+    @Test("with the device's time zone (evenings and nights split), generating step by step equals a full rebuild")
+    func incrementalWithNightSplits() throws {
+        let data = LabelledDays(people: 4, days: 4, seed: 23, routines: [.homeWorker, .student])
+        let generator = TimelineGenerator(timeZone: data.timeZone)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = data.timeZone
+        var bedtimeCuts = 0, updates = 0
+        for person in data.people {
+            let events = person.events
+            let end = events.motion.last!.timestamp
+            var state = TimelineState()
+            var instant = data.dayStarts[0]
+            while instant < end {
+                instant = min(instant + 197 * minute, end)
+                let from = state.resumeFrom
+                let motion = events.motion.filter { $0.timestamp <= instant && $0.timestamp >= (from ?? .min) }
+                let fixes = events.locations.filter { $0.timestamp <= instant }
+                let first = from.flatMap { from in fixes.lastIndex { $0.timestamp <= from } } ?? 0
+                let all = events.motion.filter { $0.timestamp <= instant }
+                let full = generator.rebuild(motion: all, locations: fixes, until: instant).state
+                if let update = generator.update(state, motion: motion, locations: Array(fixes[first...]), until: instant) {
+                    state = update.state
+                    updates += 1
+                } else {
+                    state = full
+                }
+                #expect(state.slots == full.slots)
+            }
+            bedtimeCuts += state.slots.filter { calendar.dateComponents([.hour, .minute], from: Date(milliseconds: $0.start)) == DateComponents(hour: 22, minute: 0) }.count
+        }
+        #expect(bedtimeCuts > 0 && updates > 40)
+    }
+}
