@@ -45,6 +45,10 @@ final class ParentSession: Sendable {
         do {
             try await session.subscribe()
             try await client.connect(timeout: .seconds(10))
+            // The broker sends a subscription's retained messages right after acknowledging it, so once
+            // this later one is acknowledged, the family, policies and days are in the view: the first
+            // page after sign-in is whole, not "no family" for a moment.
+            _ = try await client.subscribe("\(settings.topics.prefix)/parents/\(parent)/activity-replies/signin-\(SessionToken.make(bytes: 6))")
         } catch {
             await client.shutdown(flushTimeout: .zero)
             if case .connectionRefused = error { throw .signInRefused }
