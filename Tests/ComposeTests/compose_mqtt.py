@@ -1,8 +1,9 @@
 """MQTT clients for scripts/compose-test.sh, connecting from outside over TLS on the published port.
 
   steady   a phone publishing location fixes at a steady rate (QoS 1, persistent session, reconnects
-           by itself) until STOP_FILE exists; then waits until every fix is acknowledged and writes
-           each acknowledged fix's ts to OUT, one a line.
+           by itself) until STOP_FILE exists; then waits until every fix is acknowledged, writes each
+           acknowledged fix's ts to OUT, one a line, and publishes one more fix, whose ts it writes to
+           OUT.sentinel.
   collect  a subscriber (QoS 1, persistent session, reconnects by itself) writing each message's
            payload to OUT, one a line, until it receives SIGTERM.
 
@@ -68,9 +69,12 @@ def steady(args):
     c.loop_start()
     if not connected.wait(CEILING):
         sys.exit("compose_mqtt: the phone never connected")
-    interval, sent, start = 1.0 / args.rate, 0, time.time()
+    interval, sent, start, last = 1.0 / args.rate, 0, time.time(), 0
     while not os.path.exists(args.stop_file):
-        ts = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+        # Each fix its own millisecond (ts is how the test matches events to fixes).
+        millis = max(int(time.time() * 1000), last + 1)
+        last = millis
+        ts = datetime.fromtimestamp(millis / 1000, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
         body = {"ts": ts, "lat": 48.85 + sent * 1e-6, "lon": 2.35, "acc": 10}
         with lock:
             info = c.publish(f"guardian/devices/{args.user}/location", json.dumps(body), qos=1)
@@ -83,6 +87,12 @@ def steady(args):
             if len(acked) >= sent:
                 break
         time.sleep(0.2)
+    # One more fix after all the others: its event comes after any late redelivery of theirs through
+    # the same path, so the caller waits for it before counting.
+    sentinel = datetime.fromtimestamp(max(int(time.time() * 1000), last + 1) / 1000, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+    c.publish(f"guardian/devices/{args.user}/location", json.dumps({"ts": sentinel, "lat": 48.0, "lon": 2.0, "acc": 10}), qos=1).wait_for_publish(CEILING)
+    with open(args.out + ".sentinel", "w") as f:
+        f.write(sentinel + "\n")
     c.loop_stop()
     with open(args.out, "w") as f:
         for ts in sorted(acked):
