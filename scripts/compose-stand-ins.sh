@@ -14,8 +14,14 @@ trap 'rm -rf "$work"' EXIT
 recipe() {
   case "$1" in
     docker.io/library/debian:bookworm-slim)
+      # Upstream's apt settings: no package caches or downloaded packages kept in a layer.
       packages=""
-      customize='rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/*.bin'
+      customize='
+        printf "%s\n" "DPkg::Post-Invoke { \"rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true\"; };" \
+          "APT::Update::Post-Invoke { \"rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true\"; };" \
+          "Dir::Cache::pkgcache \"\";" "Dir::Cache::srcpkgcache \"\";" > "$1"/etc/apt/apt.conf.d/docker-clean
+        echo "Acquire::Languages \"none\";" > "$1"/etc/apt/apt.conf.d/docker-no-languages
+        rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/*.bin'
       changes=('CMD ["bash"]')
       ;;
     docker.io/library/eclipse-mosquitto:2.0)

@@ -90,7 +90,7 @@ if ! [ -x "$bin/guardian" ]; then swift build 2>&1 | tail -3; fi
 scripts/stage-binaries.sh "$bin" .build/compose-binaries || exit 1
 t=$(date +%s)
 dc build -q init >"$work/build.log" 2>&1 || { cat "$work/build.log"; say "the Guardian image did not build"; exit 1; }
-image_size=$(podman image inspect --format '{{.Size}}' localhost/guardian:latest 2>/dev/null || podman image inspect --format '{{.Size}}' guardian:latest)
+image_size=$(podman image inspect --format '{{.Size}}' guardian:latest)
 base_size=$(podman image inspect --format '{{.Size}}' docker.io/library/debian:bookworm-slim)
 say "Guardian image built in $(( $(date +%s) - t )) s: $(numfmt --to=si "$image_size")B ($(numfmt --to=si $((image_size - base_size)))B over its base), debug executables from $bin"
 
@@ -220,7 +220,8 @@ scenario_b() {
   dc exec -T ingest sh -c 'cat > /tmp/zones.json && GUARDIAN_MQTT_USERNAME=admin GUARDIAN_MQTT_PASSWORD_FILE=/run/guardian/secrets/admin guardian zones import /tmp/zones.json' \
     < samples/zones.json >/dev/null || fail "zones import failed" || return 1
   # The parent watches the child over TLS; the phone listens for its own nudges.
-  collect parent parent-pat "$pat_pw" guardian/geofence/phone-kid guardian/children/phone-kid/policy guardian/parents/parent-pat/replies || return 1
+  collect parent parent-pat "$pat_pw" guardian/geofence/phone-kid guardian/children/phone-kid/policy guardian/parents/parent-pat/replies \
+    'guardian/timeline/phone-kid/days/+' || return 1
   collect phone phone-kid "$kid_pw" guardian/notifications/phone-kid || return 1
   local p=(-u phone-kid -P "$kid_pw")
   now() { date -u +%Y-%m-%dT%H:%M:%S.%3NZ; }
@@ -243,6 +244,9 @@ scenario_b() {
   say "  the parent saw the walk into the zone over TLS: $(grep -m1 '"type":"enter"' "$work/parent.out" | cut -c1-120)"
   wait_line "$work/phone.out" 'spending_nudge' 180 || return 1
   say "  the phone got its nudge over TLS: $(grep -m1 spending_nudge "$work/phone.out" | cut -c1-120)"
+  tls_pub "${p[@]}" -t guardian/timeline/phone-kid/generate -m '{}' || fail "the phone cannot ask for its timeline" || return 1
+  wait_line "$work/parent.out" '"slots"' 180 || return 1
+  say "  the parent sees the child's day: $(grep -m1 '"slots"' "$work/parent.out" | cut -c1-100)"
   tls_pub -u parent-pat -P "$pat_pw" -t guardian/parents/parent-pat/commands -m '{"id":"compose-1","text":"Block all games for 2 hours","child":"phone-kid"}' \
     || fail "the parent cannot send a command over TLS" || return 1
   wait_line "$work/parent.out" '"games"' 180 || return 1
@@ -277,6 +281,8 @@ scenario_d() {
   steady_stop 100
 }
 
+store_of() { podman inspect --format '{{range .Mounts}}{{if eq .Destination "/var/lib/guardian"}}{{.Name}}{{end}}{{end}}' "$(container_of "$1")"; }
+
 snapshot_retained() { # every retained message but presence and this test's own
   mosquitto_sub -h 127.0.0.1 -p 8883 --cafile "$work/ca.crt" -u admin -P "$admin_pw" -t 'guardian/#' --retained-only -W 5 -v 2>/dev/null \
     | grep -v '^guardian/services/' | sort > "$1"; true
@@ -290,9 +296,13 @@ scenario_e() {
   steady_start phone-upgrade "$pw" || return 1
   # 30 s of fixes before, the recreation, 30 s after: at least 600 at 10/s.
   for _ in $(seq 3000); do [ "$(wc -l < "$work/events-phone-upgrade.out")" -ge 300 ] && break; sleep 0.1; done
-  local t0; t0=$(date +%s)
+  local t0 store_before store_after; t0=$(date +%s)
+  store_before="$(store_of ingest)"
   dc up -d --force-recreate --no-build >>"$work/up.log" 2>&1 || fail "up --force-recreate failed" || return 1
   wait_healthy 300 || return 1
+  store_after="$(store_of ingest)"
+  [ -n "$store_before" ] && [ "$store_before" = "$store_after" ] || fail "ingest's store (anonymous volume) was not carried over: $store_before -> $store_after" || return 1
+  say "  ingest's recreated container kept its store (volume ${store_after:0:12})"
   say "  every container recreated and healthy again in $(( $(date +%s) - t0 )) s"
   local n; n=$(wc -l < "$work/events-phone-upgrade.out")
   for _ in $(seq 3000); do [ "$(wc -l < "$work/events-phone-upgrade.out")" -ge $((n + 300)) ] && break; sleep 0.1; done
@@ -369,8 +379,8 @@ scenario_h() {
   dc exec -T broker sh -c 'sed -n "2,3p" /mosquitto/tls/server.key' >> "$work/secrets"
   [ "$(grep -c . "$work/secrets")" -ge 8 ] || fail "could not read the secrets to look for" || return 1
   dc config > "$work/seen.config" 2>&1
-  podman history --no-trunc localhost/guardian:latest > "$work/seen.history" 2>&1
-  podman image inspect localhost/guardian:latest > "$work/seen.image" 2>&1
+  podman history --no-trunc guardian:latest > "$work/seen.history" || fail "no history of the Guardian image" || return 1
+  podman image inspect guardian:latest > "$work/seen.image" || fail "cannot inspect the Guardian image" || return 1
   for c in $(containers); do podman inspect "$c"; done > "$work/seen.inspect" 2>&1
   dc logs --no-color > "$work/seen.logs" 2>&1
   for f in config history image inspect logs; do
