@@ -21,5 +21,6 @@ chown -R 10001 "$secrets"
 if [ "$first" = 1 ]; then
   echo "Guardian: passwords generated for admin and every service. Read the admin's once with:"
   echo "  docker compose -f compose/docker-compose.yml exec broker cat /run/guardian/secrets/admin"
-  echo "Phones connect with TLS on port ${GUARDIAN_MQTT_TLS_PORT:-8883}; give them $tls/ca.crt (docker compose cp broker:$tls/ca.crt .)."
+  echo "Phones connect with TLS on port ${GUARDIAN_MQTT_TLS_PORT:-8883}; give them $tls/ca.crt:"
+  echo "  docker compose -f compose/docker-compose.yml exec broker cat $tls/ca.crt > ca.crt"
 fi
