@@ -279,9 +279,10 @@ scenario_d() {
 
 store_of() { podman inspect --format '{{range .Mounts}}{{if eq .Destination "/var/lib/guardian"}}{{.Name}}{{end}}{{end}}' "$(container_of "$1")"; }
 
-snapshot_retained() { # every retained message but presence and this test's own
+snapshot_retained() { # the retained state Guardian keeps: families, zones, policies, commands, days, preferences
+  # (not presence, a model's status with its load time, or the devices' own republished uploads)
   mosquitto_sub -h 127.0.0.1 -p 8883 --cafile "$work/ca.crt" -u admin -P "$admin_pw" -t 'guardian/#' --retained-only -W 5 -v 2>/dev/null \
-    | grep -v '^guardian/services/' | sort > "$1"; true
+    | grep -v -e '^guardian/services/' -e '^guardian/models/[^ ]*/status ' -e '^guardian/events/' | sort > "$1"; true
 }
 
 scenario_e() {
