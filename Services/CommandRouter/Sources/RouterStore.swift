@@ -112,6 +112,8 @@ final class RouterStore: Sendable {
         let rules = db.changesCount
         try db.execute(sql: "DELETE FROM usage WHERE device_id = ?", arguments: [deviceId])
         let usage = db.changesCount
+        // The handled command ids stay (a redelivery is still not applied), without the child's id.
+        try db.execute(sql: "UPDATE handled SET device_id = NULL WHERE device_id = ?", arguments: [deviceId])
         try db.execute(
             sql: "DELETE FROM retained_state WHERE instr(topic || '/', '/' || ? || '/') > 0 AND topic NOT LIKE '%/families/%'", arguments: [deviceId])
         return ["rules": rules, "usage": usage, "profiles": db.changesCount]
