@@ -2,7 +2,7 @@ import Foundation
 import MQTT
 import Synchronization
 
-/// Moves devices between the instances of a sharded service (geofence, timeline) when
+/// Moves devices between the instances of a sharded service (geofence, timeline, command-router) when
 /// `GUARDIAN_SHARD` changes, over the bus and without losing or repeating an event.
 ///
 /// The layout is that of the instance started last (`ShardLayout`). An instance that holds state
@@ -77,6 +77,9 @@ public final class ShardHandoff: Sendable {
         state.withLock { $0.owned?.owns(deviceId: deviceId) ?? false }
     }
 
+    /// The devices this instance owns under the layout it follows (nil: none).
+    public var ownedShard: Shard? { state.withLock { $0.owned } }
+
     /// Whether to handle `message` about `deviceId` now: false when another shard owns the device,
     /// or when its state may be on its way; `replay` then gets the message once the state arrived
     /// or the wait ended.
@@ -150,8 +153,8 @@ public final class ShardHandoff: Sendable {
         guard !owns(deviceId) else { return }
         do {
             if try participant.holdsState(of: deviceId) {
-                try store.write { db in _ = try participant.erase(deviceId: deviceId, in: db) }
-                participant.erased(deviceId: deviceId)
+                try store.write { db in try participant.forget(deviceId: deviceId, in: db) }
+                participant.forgotten(deviceId: deviceId)
                 runtime.counters.increment("handedOff")
             }
         } catch {

@@ -31,7 +31,7 @@ extension CommandRouterService: PrivacyParticipant {
             try? store.forgetChild(deviceId)
             return s.household.families.families.filter { $0.value.children.contains { $0.deviceId == deviceId } }.map { ($0.key, $0.value) }
         }
-        guard runtime.config.shard.owns(deviceId: deviceId) else { return }
+        guard handoff.owns(deviceId) else { return }
         for (familyId, var family) in families {
             family.children.removeAll { $0.deviceId == deviceId }
             let payload = family.children.isEmpty ? Data() : GuardianJSON.encode(family)

@@ -26,6 +26,7 @@ public final class CommandRouterService: Service, Sendable {
     let clock: ServiceClock
     let state = Mutex(State())
     let privacy: PrivacyDesk
+    let handoff: ShardHandoff
 
     /// What the router keeps besides each child's rules: app usage for activity questions, and the
     /// ids of handled commands (so a redelivered one is not applied twice).
@@ -47,7 +48,12 @@ public final class CommandRouterService: Service, Sendable {
         }
         self.clock = clock
         privacy = try PrivacyDesk(runtime: runtime, store: store.store, kinds: Self.retainedKinds, sharded: true, clock: clock)
+        handoff = ShardHandoff(runtime: runtime, store: store.store, inBursts: false)
     }
+
+    /// Whether this instance owns shard 0 under the layout it follows: it answers what concerns no
+    /// child of its own (clarifications, refusals, requests not understood).
+    var isLead: Bool { handoff.ownedShard?.index == 0 }
 
     public var counters: Counters { runtime.counters }
 
@@ -65,6 +71,8 @@ public final class CommandRouterService: Service, Sendable {
         try await runtime.client.subscribe("\(prefix)/parents/+/activity") { [self] in handleActivity($0) }
         try await runtime.client.subscribe(runtime.topics.events(kind: .usage)) { [self] in handleUsage($0) }
         try await privacy.open(for: self)
+        try await handoff.open(for: self)
+        privacy.answer(for: { [handoff] in handoff.owns($0) })
         try await runtime.start()
         refreshPolicies()
 
@@ -93,9 +101,7 @@ public final class CommandRouterService: Service, Sendable {
             request = try JSONDecoder().decodePayload(ParentRequest.self, from: message.payload)
         } catch {
             runtime.reportError(topic: message.topic, reason: ContractViolation.from(error).description, payload: message.payload)
-            if let id = (try? JSONSerialization.jsonObject(with: message.payload) as? [String: Any])?["id"] as? String, Identifier.isValidEventId(id),
-                runtime.config.shard.index == 0
-            {
+            if let id = (try? JSONSerialization.jsonObject(with: message.payload) as? [String: Any])?["id"] as? String, Identifier.isValidEventId(id), isLead {
                 reply(to: parent, CommandReply(commandId: id, status: .rejected, summary: "Command not understood", reason: "\(ContractViolation.from(error))"))
             }
             return
@@ -131,7 +137,6 @@ public final class CommandRouterService: Service, Sendable {
     }
 
     func process(_ request: ParentRequest, parent: String, interpretation: Interpretation, source: MQTTMessage) {
-        let isLead = runtime.config.shard.index == 0
         guard case .command(let command, let named) = interpretation else {
             if isLead { reply(to: parent, CommandReply(commandId: request.id, status: .clarify, summary: interpretation.summary(in: .gmt))) }
             return
@@ -152,7 +157,10 @@ public final class CommandRouterService: Service, Sendable {
             }
             return
         }
-        guard runtime.config.shard.owns(deviceId: deviceId) else { return }
+        let admitted = handoff.admits(deviceId, source) { [self] source in
+            process(request, parent: parent, interpretation: interpretation, source: source)
+        }
+        guard admitted else { return }
         execute(command, id: request.id, parent: parent, deviceId: deviceId, source: source)
     }
 
@@ -177,9 +185,12 @@ public final class CommandRouterService: Service, Sendable {
     }
 
     /// Applies an authorised command: rules, retained command and policy, reply, in one transaction.
+    /// Skipped when the child moved to another shard meanwhile (a model's interpretation runs off the
+    /// network thread): the new owner applies it, with the state handed off.
     private func execute(_ command: ParentCommand, id: String, parent: String, deviceId: String, source: MQTTMessage) {
         let now = clock.now()
         state.withLock { s in
+            guard handoff.owns(deviceId) else { return }
             let zone = s.household.timeZone(of: deviceId)
             let engine = PolicyEngine(timeZone: zone)
             var child = s.children[deviceId] ?? RouterStore.Child()
@@ -200,7 +211,7 @@ public final class CommandRouterService: Service, Sendable {
             }
             do {
                 let staged = try store.store.write { db -> [DurableOutbox.Staged] in
-                    guard try store.firstTime(commandId: id, parent: parent, at: now, in: db) else { return [] }
+                    guard try store.firstTime(commandId: id, parent: parent, deviceId: deviceId, at: now, in: db) else { return [] }
                     try store.save(child, deviceId: deviceId, in: db)
                     return try messages.map { try outbox.stage($0, in: db) }
                 }
@@ -235,7 +246,7 @@ public final class CommandRouterService: Service, Sendable {
     func refreshPolicies() {
         let now = clock.now()
         state.withLock { s in
-            for (deviceId, current) in s.children where runtime.config.shard.owns(deviceId: deviceId) {
+            for (deviceId, current) in s.children where handoff.owns(deviceId) {
                 var child = current
                 let engine = PolicyEngine(timeZone: s.household.timeZone(of: deviceId))
                 guard let policy = policyIfChanged(&child, engine: engine, now: now) else { continue }
@@ -260,8 +271,8 @@ public final class CommandRouterService: Service, Sendable {
         guard let event = try? JSONDecoder().decodePayload(DeviceEvent<AppUsage>.self, from: message.payload),
             message.topic == runtime.topics.event(event.deviceId, .usage)
         else { return runtime.reportError(topic: message.topic, reason: "not a usage event for this topic", payload: message.payload) }
-        guard runtime.config.shard.owns(deviceId: event.deviceId), !privacy.isErased(event.deviceId, at: event.ts) else { return }
-        try? store.addUsage(deviceId: event.deviceId, ts: event.ts, usage: event.body)
+        guard handoff.admits(event.deviceId, message, replay: { [self] in handleUsage($0) }), !privacy.isErased(event.deviceId, at: event.ts) else { return }
+        try? store.addUsage(deviceId: event.deviceId, eventId: event.id, ts: event.ts, usage: event.body)
     }
 
     /// `guardian/parents/{userId}/activity` `{child?, since?}`, answered on the response topic with the
@@ -294,7 +305,7 @@ public final class CommandRouterService: Service, Sendable {
         }
         var answer: [String: JSONObject]
         if case .child(let id) = resolution {
-            guard runtime.config.shard.owns(deviceId: id) else { return }
+            guard handoff.admits(id, message, replay: { [self] in handleActivity($0) }) else { return }
             let since = request.since ?? clock.now().adding(seconds: -86400)
             let usage = (try? store.usage(deviceId: id, since: since)) ?? (apps: [:], categories: [:])
             answer = [
@@ -303,7 +314,7 @@ public final class CommandRouterService: Service, Sendable {
                 "restrictions": (try? JSONDecoder().decode(JSONObject.self, from: GuardianJSON.encode(restrictions))) ?? .array([]),
             ]
         } else {
-            guard runtime.config.shard.index == 0 else { return }
+            guard isLead else { return }
             switch resolution {
             case .clarify(let question): answer = ["error": .string(question)]
             case .refuse(let reason): answer = ["error": .string(reason)]

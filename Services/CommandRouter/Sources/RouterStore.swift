@@ -27,6 +27,18 @@ final class RouterStore: Sendable {
             // When each command id was handled, so the de-duplication record can be pruned by age.
             try db.execute(sql: "ALTER TABLE handled ADD COLUMN at INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v3-handoff") { db in
+            // Which child each handled command was for, and each usage event's id, so that a child's
+            // state can move to another shard and a usage event seen on both sides counts once.
+            try db.execute(
+                sql: """
+                    ALTER TABLE handled ADD COLUMN device_id TEXT;
+                    CREATE INDEX handled_by_child ON handled(device_id);
+                    ALTER TABLE usage ADD COLUMN event_id TEXT;
+                    UPDATE usage SET event_id = 'stored-' || rowid;
+                    CREATE UNIQUE INDEX usage_by_event ON usage(device_id, event_id);
+                    """)
+        }
         return migrator
     }()
 
@@ -60,16 +72,19 @@ final class RouterStore: Sendable {
     }
 
     /// Records a parent's command id; false when it was handled before (a redelivery).
-    func firstTime(commandId: String, parent: String, at: Timestamp, in db: Database) throws -> Bool {
-        try db.execute(sql: "INSERT OR IGNORE INTO handled (command_id, parent, at) VALUES (?, ?, ?)", arguments: [commandId, parent, at.milliseconds])
+    func firstTime(commandId: String, parent: String, deviceId: String, at: Timestamp, in db: Database) throws -> Bool {
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO handled (command_id, parent, at, device_id) VALUES (?, ?, ?, ?)",
+            arguments: [commandId, parent, at.milliseconds, deviceId])
         return db.changesCount > 0
     }
 
-    func addUsage(deviceId: String, ts: Timestamp, usage: AppUsage) throws(StorageError) {
+    /// Adds one usage event; one already stored (by its event id) changes nothing.
+    func addUsage(deviceId: String, eventId: String, ts: Timestamp, usage: AppUsage) throws(StorageError) {
         try store.write { db in
             try db.execute(
-                sql: "INSERT INTO usage VALUES (?, ?, ?, ?, ?)",
-                arguments: [deviceId, ts.milliseconds, usage.app, usage.category?.rawValue, usage.seconds])
+                sql: "INSERT OR IGNORE INTO usage (device_id, ts, app, category, seconds, event_id) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [deviceId, ts.milliseconds, usage.app, usage.category?.rawValue, usage.seconds, eventId])
         }
     }
 
@@ -97,6 +112,8 @@ final class RouterStore: Sendable {
         let rules = db.changesCount
         try db.execute(sql: "DELETE FROM usage WHERE device_id = ?", arguments: [deviceId])
         let usage = db.changesCount
+        // The handled command ids stay (a redelivery is still not applied), without the child's id.
+        try db.execute(sql: "UPDATE handled SET device_id = NULL WHERE device_id = ?", arguments: [deviceId])
         try db.execute(
             sql: "DELETE FROM retained_state WHERE instr(topic || '/', '/' || ? || '/') > 0 AND topic NOT LIKE '%/families/%'", arguments: [deviceId])
         return ["rules": rules, "usage": usage, "profiles": db.changesCount]
