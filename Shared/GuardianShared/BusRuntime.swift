@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MQTT
 import ServiceLifecycle
+import Synchronization
 
 /// What every service shares: its MQTT client (persistent session, offline will), the topics,
 /// counters, error reports and presence. A service registers its subscriptions, then `start()`s.
@@ -15,6 +16,9 @@ public final class BusRuntime: Sendable {
     /// Hands departed replicas' sessions over, and leaves at once when stopping beside a live one.
     public let handover: SessionHandover
     public let startedAt = Timestamp.now()
+    /// Set by a sharded service's hand-off while the instance owns no device and has handed every one
+    /// off (`ShardHandoff`): stopping then ends its session, so nothing collects messages for it.
+    private let retired = Atomic<Bool>(false)
 
     /// The pause for a service whose every message costs a commit and an acknowledgement (ingest,
     /// geofence, notifier): under load a turn then takes many messages in one transaction and one
@@ -88,9 +92,10 @@ public final class BusRuntime: Sendable {
 
     /// Announces the instance offline and disconnects after outstanding publishes are acknowledged.
     /// Beside a live replica with a lower id, it first leaves the shared subscriptions, ends its
-    /// session and clears its presence (see `SessionHandover`).
+    /// session and clears its presence (see `SessionHandover`). A sharded instance that owns nothing
+    /// under the layout it follows, and has handed everything off, leaves the same way.
     public func stop() async {
-        let left = await handover.leave()
+        let left = await handover.leave() || retired.load(ordering: .acquiring)
         if left {
             client.publish(MQTTOutgoing(topic: topics.presence(service, config.instanceId), payload: Data(), retain: true)) { _ in }
         } else {
@@ -99,6 +104,9 @@ public final class BusRuntime: Sendable {
         await client.shutdown(flushTimeout: .seconds(5), sessionExpiry: left ? 0 : nil)
         logger.info("service stopped")
     }
+
+    /// Whether the instance owns nothing and has nothing left to hand off (see `stop()`).
+    public func setRetired(_ value: Bool) { retired.store(value, ordering: .releasing) }
 
     /// Drops the connection as a crash would (no flush; the broker publishes the offline will). For tests.
     public func crash() async {

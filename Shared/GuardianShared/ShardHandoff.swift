@@ -252,5 +252,6 @@ public final class ShardHandoff: Sendable {
         runtime.counters.set(ShardLayout.followsStat, to: count)
         runtime.counters.set(ShardLayout.ownsNothingStat, to: owned == nil ? 1 : 0)
         runtime.counters.set(ShardLayout.pendingStat, to: pending)
+        runtime.setRetired(owned == nil && pending == 0)
     }
 }

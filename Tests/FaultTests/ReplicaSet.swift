@@ -81,14 +81,7 @@ final class ReplicaSet: @unchecked Sendable {
     /// `clean_start = false` (session expiry 0, so this look leaves nothing behind) and reads CONNACK.
     /// Call once the session's last connection is closed and its presence cleared.
     func sessionPresent(_ instance: String) async throws -> Bool {
-        var configuration = broker.configuration("\(service)-\(instance)", cleanStart: false)
-        configuration.sessionExpirySeconds = 0
-        configuration.reconnects = false
-        let client = try MQTTClient(configuration: configuration, logger: .quiet)
-        try await client.connect(timeout: .seconds(60))
-        let present = client.sessionPresent ?? true
-        await client.shutdown(flushTimeout: .zero)
-        return present
+        try await broker.sessionPresent(clientId: "\(service)-\(instance)")
     }
 
     private static func status(_ message: MQTTMessage) -> Presence.Status? {

@@ -13,6 +13,18 @@ extension TestBroker {
         return client
     }
 
+    /// Whether the broker still keeps a session for `clientId` (read from CONNACK; the look leaves none behind).
+    public func sessionPresent(clientId: String) async throws -> Bool {
+        var configuration = configuration(clientId, cleanStart: false)
+        configuration.sessionExpirySeconds = 0
+        configuration.reconnects = false
+        let client = try MQTTClient(configuration: configuration, logger: Logger(label: "session-look"))
+        try await client.connect(timeout: .seconds(60))
+        let present = client.sessionPresent ?? true
+        await client.shutdown(flushTimeout: .zero)
+        return present
+    }
+
     public func configuration(_ clientId: String, user: String? = nil, cleanStart: Bool = true, will: MQTTOutgoing? = nil) -> MQTTConfiguration {
         var configuration = MQTTConfiguration(host: "127.0.0.1", port: port, clientId: clientId, cleanStart: cleanStart, will: will)
         // A clean start is a throwaway session: in MQTT 5 it would otherwise outlive the connection
