@@ -29,7 +29,7 @@ public struct LocalRun: Sendable, Equatable {
     /// `GUARDIAN_MQTT_USERNAME`, else `defaultUser`; their password, unless the environment gives
     /// one, is the one `make run` generated for them.
     public func settings(over environment: [String: String], defaultUser: String) -> (environment: [String: String], user: String)? {
-        func value(_ key: String) -> String? { environment[key].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 } }
+        let value = SettingsReader(environment: environment).text
         guard value("GUARDIAN_MQTT_URL") == nil else { return nil }
         var result = environment
         result["GUARDIAN_MQTT_URL"] = url

@@ -62,9 +62,6 @@ public struct ConsoleSettings: Sendable {
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigurationError) {
         let settings = SettingsReader(environment: environment)
         let value = settings.text
-        func number(_ key: String, default fallback: Int, range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
-            try settings.integer(key, default: fallback, in: range)
-        }
         let shared = try GuardianConfig(settings: settings)
         do {
             _ = try MQTTConfiguration(url: shared.mqttURL, clientId: "console")
@@ -87,13 +84,13 @@ public struct ConsoleSettings: Sendable {
         }
         self.init(
             host: value("GUARDIAN_CONSOLE_HOST") ?? "127.0.0.1",
-            port: try number("GUARDIAN_CONSOLE_PORT", default: 8080, range: 0...65535),
+            port: try settings.integer("GUARDIAN_CONSOLE_PORT", default: 8080, in: 0...65535),
             brokerURL: shared.mqttURL, brokerCAFile: shared.mqttCAFile, topics: Topics(prefix: shared.topicPrefix),
-            idleExpiry: .seconds(try number("GUARDIAN_CONSOLE_IDLE_MINUTES", default: 30, range: 1...(7 * 24 * 60)) * 60),
-            onlineWindow: .seconds(try number("GUARDIAN_CONSOLE_ONLINE_MINUTES", default: 10, range: 1...(24 * 60)) * 60),
+            idleExpiry: .seconds(try settings.integer("GUARDIAN_CONSOLE_IDLE_MINUTES", default: 30, in: 1...(7 * 24 * 60)) * 60),
+            onlineWindow: .seconds(try settings.integer("GUARDIAN_CONSOLE_ONLINE_MINUTES", default: 10, in: 1...(24 * 60)) * 60),
             publicURL: publicURL, behindTLSProxy: settings.flag("GUARDIAN_CONSOLE_BEHIND_TLS_PROXY"),
             tiles: tiles,
-            privacyTimeout: .seconds(try number("GUARDIAN_CONSOLE_PRIVACY_TIMEOUT", default: 15, range: 1...600)),
+            privacyTimeout: .seconds(try settings.integer("GUARDIAN_CONSOLE_PRIVACY_TIMEOUT", default: 15, in: 1...600)),
             logLevel: shared.logLevel)
     }
 
