@@ -97,7 +97,7 @@ extension Console {
         do {
             return Self.html(try render(session, session.view.withLock { $0 }))
         } catch let error as ConsoleError {
-            return Self.html(templates.page("problem", ["problem": error.description], title: "Problem", session: session), status: HTTPResponse.Status(code: error.status))
+            return problemPage(error, session: session)
         } catch {
             return Self.text("unexpected error", status: .internalServerError)
         }
@@ -120,7 +120,7 @@ extension Console {
         } catch let error as ConsoleError {
             if request.headers[.consoleFetch] != nil { return Self.text(error.description, status: HTTPResponse.Status(code: error.status)) }
             if error == .notSignedIn { return Self.redirect("/signin?expired=1") }
-            return Self.html(templates.page("problem", ["problem": error.description], title: "Problem", session: session), status: HTTPResponse.Status(code: error.status))
+            return problemPage(error, session: session)
         } catch {
             return Self.text("unexpected error", status: .internalServerError)
         }

@@ -1,8 +1,8 @@
 import Mustache
 
 /// The console's HTML: the `.mustache` files of `Templates/`, compiled into the executable and
-/// parsed once when the console starts. Every `{{value}}` is escaped by `ConsoleHTML`; `{{{…}}}`
-/// takes only HTML that the console itself made.
+/// parsed once when the console starts, each under the `ConsoleHTML` content type (set here, so no
+/// template can forget it): every `{{value}}` is escaped; `{{{…}}}` takes only HTML the console made.
 struct ConsoleTemplates: Sendable {
     /// Every template, by the name that a page or a partial (`{{>name}}`) calls it.
     static let sources: [String: [UInt8]] = [
