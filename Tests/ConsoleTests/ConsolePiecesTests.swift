@@ -32,7 +32,10 @@ struct ConsolePiecesTests {
         let escaped = ConsoleHTML().escapeText(hostile)
         #expect(escaped == "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&quot;&amp;\u{FFFD}&quot;\u{301}")
         #expect(!escaped.contains("<") && !escaped.contains(">") && !escaped.unicodeScalars.contains("\""))
-        #expect(try ConsoleTemplates().render("problem", ["problem": hostile]).contains(escaped))
+        let templates = try ConsoleTemplates()
+        #expect(templates.render("problem", ["problem": hostile]).contains(escaped))
+        let signIn = templates.page("signin", ["token": hostile, "problem": hostile, "notice": hostile], title: hostile, session: nil)
+        #expect(signIn.components(separatedBy: escaped).count == 5, "the title, the token, the problem and the notice")
     }
 
     @Test("every template parses and renders; one that does not parse stops the console at start")

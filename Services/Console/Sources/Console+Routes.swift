@@ -56,9 +56,12 @@ extension Console {
         return signInForm(request, problem: nil, notice: notice, status: .ok)
     }
 
+    /// The sign-in form: a parent's own Guardian id and password, which the console passes to the
+    /// broker and keeps only inside the session's connection.
     func signInForm(_ request: Request, problem: String?, notice: String?, status: HTTPResponse.Status) -> Response {
         let token = SessionToken.make()
-        var response = Self.html(templates.page("signin", SignInPage(token: token, problem: problem, notice: notice), title: "Sign in", session: nil), status: status)
+        let form = ["token": token, "problem": problem, "notice": notice].compactMapValues { $0 }
+        var response = Self.html(templates.page("signin", form, title: "Sign in", session: nil), status: status)
         response.setCookie(cookie(Self.signInCookie, token, request: request, maxAge: 3600, path: "/signin"))
         return response
     }
