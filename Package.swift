@@ -31,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // System libraries
@@ -120,9 +121,10 @@ let package = Package(
                 "GuardianShared", "GuardianTimeline", "MQTT",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Services/Console/Sources", swiftSettings: strict),
+            path: "Services/Console/Sources", resources: [.embedInCode("Templates")], swiftSettings: strict),
         .executableTarget(
             name: "console", dependencies: ["GuardianConsole"],
             path: "Services/Console/Main", swiftSettings: strict),

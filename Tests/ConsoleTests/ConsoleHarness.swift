@@ -42,7 +42,7 @@ final class ConsoleHarness: @unchecked Sendable {
         settings.connectionGrace = connectionGrace
         configure(&settings)
         settings.privacyTimeout = .seconds(30)
-        console = Console(settings: settings, logger: .quiet)
+        console = try Console(settings: settings, logger: .quiet)
         try await setFamily("fam-sam", parents: ["parent-alex"], children: [.init(deviceId: "tablet-sam", name: "Sam")])
         try await setFamily("fam-bo", parents: ["parent-bo"], children: [.init(deviceId: "phone-alice", name: "Al")])
         let zone = DangerZone(name: "Arcade", lat: 48.8566, lon: 2.3522, radius: 200, merchant: "Arcade", regretRate: 0.95)

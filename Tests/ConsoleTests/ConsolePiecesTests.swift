@@ -26,12 +26,25 @@ struct ConsolePiecesTests {
         #expect(throws: ConsoleError.badForm("what is missing")) { try FormData([]).required("what", label: "what") }
     }
 
-    @Test("HTML escaping leaves no markup and no control characters")
-    func escaping() {
-        let hostile = "<script>alert('x')</script>\"&\u{0}"
-        let escaped = HTML.escape(hostile)
-        #expect(escaped == "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&quot;&amp;\u{FFFD}")
-        #expect(!escaped.contains("<") && !escaped.contains(">") && !escaped.contains("\""))
+    @Test("values are escaped scalar by scalar: no markup, no quote behind a combining mark, no control characters")
+    func escaping() throws {
+        let hostile = "<script>alert('x')</script>\"&\u{0}\"\u{301}"
+        let escaped = ConsoleHTML().escapeText(hostile)
+        #expect(escaped == "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&quot;&amp;\u{FFFD}&quot;\u{301}")
+        #expect(!escaped.contains("<") && !escaped.contains(">") && !escaped.unicodeScalars.contains("\""))
+        let templates = try ConsoleTemplates()
+        #expect(templates.render("problem", ["problem": hostile]).contains(escaped))
+        let signIn = templates.page("signin", ["token": hostile, "problem": hostile, "notice": hostile], title: hostile, session: nil)
+        #expect(signIn.components(separatedBy: escaped).count == 5, "the title, the token, the problem and the notice")
+    }
+
+    @Test("every template parses and renders; one that does not parse stops the console at start")
+    func templates() throws {
+        let templates = try ConsoleTemplates()
+        for name in ConsoleTemplates.sources.keys {
+            #expect(!templates.render(name, [String: String]()).contains("{{"), "\(name)")
+        }
+        #expect(throws: ConsoleTemplates.Unparsable.self) { try ConsoleTemplates(sources: ["broken": Array("{{#open}}".utf8)]) }
     }
 
     @Test("session tokens are 256 random bits, well formed, compared exactly")
@@ -73,7 +86,8 @@ struct ConsolePiecesTests {
     }
 
     @Test("hostile names in families, zones, notifications and replies come out escaped on every section")
-    func hostileStringsEscaped() {
+    func hostileStringsEscaped() throws {
+        let templates = try ConsoleTemplates()
         let evil = "<img src=x onerror=alert(1)>"
         var view = FamilyView()
         view.families["f"] = Family(parents: ["parent-alex"], children: [Family.Child(deviceId: "tablet-sam", name: evil)])
@@ -85,19 +99,19 @@ struct ConsolePiecesTests {
         view.add(SentCommand(id: "c1", text: evil, child: nil, sentAt: .now(), reply: CommandReply(commandId: "c1", status: .clarify, command: nil, summary: evil)))
         let page = FamilyPage(view: view, parent: "parent-alex", csrf: "t", now: .now(), onlineWindow: .seconds(600))
         for section in [LiveSection.children, .commands, .notifications, .map] {
-            let html = page.section(section)
+            let html = templates.render(section.eventName, page)
             #expect(!html.contains("<img"), "\(section)")
             #expect(html.contains("&lt;img"), "\(section)")
         }
     }
 
     @Test("the map draws children and zones without any outside host and says who is inside a zone")
-    func map() {
+    func map() throws {
         var view = FamilyView()
         view.families["f"] = Family(parents: ["p"], children: [Family.Child(deviceId: "d", name: "Sam")])
         view.zones["z"] = DangerZone(name: "Arcade", lat: 48.8566, lon: 2.3522, radius: 200)
         view.devices["d"] = ChildView(location: .init(lat: 48.8567, lon: 2.3523, ts: .now()))
-        let html = FamilyMap(view: view, children: view.children(of: "p")).render()
+        let html = try ConsoleTemplates().render("map", FamilyMap(view: view, children: view.children(of: "p")))
         #expect(html.contains("<svg") && html.contains("Arcade") && html.contains("inside danger zone Arcade"))
         #expect(!html.contains("http://") || html.components(separatedBy: "http://").dropFirst().allSatisfy { $0.hasPrefix("www.w3.org/2000/svg") })
         #expect(!html.contains("https://"))
@@ -111,7 +125,8 @@ struct ConsolePiecesTests {
         view.devices["d"] = ChildView(location: .init(lat: 48.8600, lon: 2.3600, ts: .now()))
         let tiles = try #require(MapTiles(template: "https://tiles.example.org:8443/{z}/{x}/{y}.png"))
         #expect(tiles.origin == "https://tiles.example.org:8443")
-        let html = FamilyMap(view: view, children: view.children(of: "p"), tiles: tiles).render()
+        let templates = try ConsoleTemplates()
+        let html = templates.render("map", FamilyMap(view: view, children: view.children(of: "p"), tiles: tiles))
         let hrefs = html.components(separatedBy: "<image class=\"tile\" href=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
         #expect(!hrefs.isEmpty && hrefs.count <= 64)
         // Paris at a town's zoom: the tiles are those of zoom z covering 48.85-48.86 N, 2.35-2.36 E.
@@ -123,7 +138,7 @@ struct ConsolePiecesTests {
             #expect(parts[0] >= 12 && parts[0] <= 19, "zoom \(parts[0])")
             #expect(west < 2.40 && east > 2.30, "tile \(href) spans \(west)...\(east)")
         }
-        #expect(!FamilyMap(view: view, children: view.children(of: "p")).render().contains("<image"))
+        #expect(!templates.render("map", FamilyMap(view: view, children: view.children(of: "p"))).contains("<image"))
         #expect(SecurityHeaders(tiles: tiles).contentSecurityPolicy.contains("img-src 'self' data: https://tiles.example.org:8443;"))
         #expect(SecurityHeaders().contentSecurityPolicy.contains("img-src 'self' data:;"))
         for bad in ["https://tiles.example.org/{x}/{y}.png", "javascript:{z}{x}{y}", "https://t.example/{z}/{x}/{y}.png\"onload=x"] {

@@ -12,7 +12,7 @@ enum CommandWording {
         case "allow": parts = ["Allow", targets ?? "everything again"]
         default: parts = [action.replacingOccurrences(of: "_", with: " ").capitalizedFirst] + (targets.map { [$0] } ?? [])
         }
-        if let seconds = command["durationSeconds"]?.number { parts.append("for \(HTML.span(seconds: Int64(seconds)))") }
+        if let seconds = command["durationSeconds"]?.number { parts.append("for \(span(seconds: Int64(seconds)))") }
         if let condition = command["condition"]?.string { parts.append("until \(condition) is done") }
         if let message = command["message"]?.string { parts.append("“\(message)”") }
         return parts.joined(separator: " ")
@@ -29,6 +29,15 @@ enum CommandWording {
         case "social_only": return "Social apps only"
         default: return restriction.kind.replacingOccurrences(of: "_", with: " ").capitalizedFirst
         }
+    }
+
+    /// "3 min", "1 h 59 min", "2 days".
+    static func span(seconds: Int64) -> String {
+        let s = max(seconds, 0)
+        if s < 60 { return "\(s) s" }
+        if s < 3600 { return "\(s / 60) min" }
+        if s < 86_400 { return s % 3600 / 60 == 0 ? "\(s / 3600) h" : "\(s / 3600) h \(s % 3600 / 60) min" }
+        return "\(s / 86_400) day\(s / 86_400 == 1 ? "" : "s")"
     }
 
     private static func list(_ value: JSONObject?) -> String? {

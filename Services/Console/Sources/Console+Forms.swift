@@ -79,7 +79,7 @@ extension Console {
         let child = try self.child(try form.required("child", label: "child", maxLength: 64), of: session, in: view)
         guard form["confirm"] == child.deviceId else { throw .badForm("tick the box to confirm the erase") }
         let outcome = try await session.privacy(.forget, child: child.deviceId)
-        return Self.html(HTML.page(title: "Erased", session: session, place: .privacy, body: PrivacyPage.receipts(outcome, child: child.name)))
+        return Self.html(templates.page("receipts", PrivacyPage.receipts(outcome, child: child.name), title: "Erased", session: session, place: .privacy))
     }
 
     func session(of request: Request) -> ParentSession? { sessions.session(request.cookies[Self.sessionCookie]?.value) }
@@ -97,7 +97,7 @@ extension Console {
         do {
             return Self.html(try render(session, session.view.withLock { $0 }))
         } catch let error as ConsoleError {
-            return Self.html(HTML.errorPage(error, session: session), status: HTTPResponse.Status(code: error.status))
+            return problemPage(error, session: session)
         } catch {
             return Self.text("unexpected error", status: .internalServerError)
         }
@@ -120,7 +120,7 @@ extension Console {
         } catch let error as ConsoleError {
             if request.headers[.consoleFetch] != nil { return Self.text(error.description, status: HTTPResponse.Status(code: error.status)) }
             if error == .notSignedIn { return Self.redirect("/signin?expired=1") }
-            return Self.html(HTML.errorPage(error, session: session), status: HTTPResponse.Status(code: error.status))
+            return problemPage(error, session: session)
         } catch {
             return Self.text("unexpected error", status: .internalServerError)
         }

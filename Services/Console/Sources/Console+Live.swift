@@ -19,13 +19,13 @@ extension Console {
         headers[.contentType] = "text/event-stream; charset=utf-8"
         headers[.cacheControl] = "no-store"
         headers[.xAccelBuffering] = "no"
-        let (onlineWindow, tiles) = (settings.onlineWindow, settings.tiles)
+        let (onlineWindow, tiles, templates) = (settings.onlineWindow, settings.tiles, templates)
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: "retry: 2000\n: live\n\n"))
                 for await section in changes where wanted.contains(section.eventName) {
-                    let html = Self.render(section, session: session, onlineWindow: onlineWindow, tiles: tiles)
+                    let html = Self.render(section, session: session, onlineWindow: onlineWindow, tiles: tiles, templates: templates)
                     try await writer.write(ByteBuffer(string: Self.event(section.eventName, html)))
                 }
                 try await writer.finish(nil)
@@ -35,13 +35,14 @@ extension Console {
     /// Open pages (streams) one session may have at once.
     static let maxStreamsPerSession = 16
 
-    static func render(_ section: LiveSection, session: ParentSession, onlineWindow: Duration, tiles: MapTiles?) -> String {
+    /// A section's new HTML: its template is named as its event (`day-section` for a day).
+    static func render(_ section: LiveSection, session: ParentSession, onlineWindow: Duration, tiles: MapTiles?, templates: ConsoleTemplates) -> String {
         let view = session.view.withLock { $0 }
         switch section {
         case .day(let child, let date):
-            return DayPage(view: view, parent: session.parent, csrf: session.csrfToken, child: view.child(child, of: session.parent), date: date).section()
+            return templates.render("day-section", DayPage(view: view, parent: session.parent, csrf: session.csrfToken, child: view.child(child, of: session.parent), date: date))
         default:
-            return FamilyPage(view: view, parent: session.parent, csrf: session.csrfToken, now: .now(), onlineWindow: onlineWindow, tiles: tiles).section(section)
+            return templates.render(section.eventName, FamilyPage(view: view, parent: session.parent, csrf: session.csrfToken, now: .now(), onlineWindow: onlineWindow, tiles: tiles))
         }
     }
 

@@ -17,6 +17,11 @@ extension Console {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 
+    /// What went wrong, as a page with the error's status.
+    func problemPage(_ error: ConsoleError, session: ParentSession?) -> Response {
+        Self.html(templates.page("problem", ["problem": error.description], title: "Problem", session: session), status: HTTPResponse.Status(code: error.status))
+    }
+
     static func text(_ body: String, status: HTTPResponse.Status) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; charset=utf-8"

@@ -30,13 +30,13 @@ extension Console {
         router.get("/day") { request, _ in self.page(request) { session, view in try self.dayPage(request, session, view) } }
         router.get("/privacy") { request, _ in
             self.page(request) { session, view in
-                HTML.page(title: "Privacy", session: session, place: .privacy, body: PrivacyPage.body(children: view.children(of: session.parent), csrf: session.csrfToken))
+                self.templates.page("privacy", ["children": view.children(of: session.parent), "csrf": session.csrfToken], title: "Privacy", session: session, place: .privacy)
             }
         }
         router.get("/privacy/erase") { request, _ in
             self.page(request) { session, view in
                 let child = try self.child(request.uri.queryParameters["child"].map(String.init), of: session, in: view)
-                return HTML.page(title: "Erase", session: session, place: .privacy, body: PrivacyPage.confirmErase(child: child, csrf: session.csrfToken))
+                return self.templates.page("erase", ["child": child, "csrf": session.csrfToken], title: "Erase", session: session, place: .privacy)
             }
         }
         router.post("/command") { request, _ in await self.respond(request) { form, session in try await self.command(request, form, session!) } }
@@ -56,17 +56,19 @@ extension Console {
         return signInForm(request, problem: nil, notice: notice, status: .ok)
     }
 
+    /// The sign-in form: a parent's own Guardian id and password, which the console passes to the
+    /// broker and keeps only inside the session's connection.
     func signInForm(_ request: Request, problem: String?, notice: String?, status: HTTPResponse.Status) -> Response {
         let token = SessionToken.make()
-        var response = Self.html(HTML.page(title: "Sign in", session: nil, body: SignInPage.body(token: token, problem: problem, notice: notice)), status: status)
+        let form = ["token": token, "problem": problem, "notice": notice].compactMapValues { $0 }
+        var response = Self.html(templates.page("signin", form, title: "Sign in", session: nil), status: status)
         response.setCookie(cookie(Self.signInCookie, token, request: request, maxAge: 3600, path: "/signin"))
         return response
     }
 
     func familyPage(_ session: ParentSession, _ view: FamilyView) -> String {
         let page = FamilyPage(view: view, parent: session.parent, csrf: session.csrfToken, now: .now(), onlineWindow: settings.onlineWindow, tiles: settings.tiles)
-        return HTML.page(
-            title: "Family", session: session, place: .family, live: "/events?sections=children,commands,notifications,map", body: page.body(session: session))
+        return templates.page("family", page, title: "Family", session: session, place: .family, live: "/events?sections=children,commands,notifications,map")
     }
 
     func dayPage(_ request: Request, _ session: ParentSession, _ view: FamilyView) throws(ConsoleError) -> String {
@@ -81,6 +83,6 @@ extension Console {
         }
         let page = DayPage(view: view, parent: session.parent, csrf: session.csrfToken, child: child, date: date)
         let live = child.map { "/events?sections=" + LiveSection.day(child: $0.deviceId, date: date).eventName }
-        return HTML.page(title: "\(child?.name ?? "A") day", session: session, place: .day, live: live, body: page.body())
+        return templates.page("day", page, title: "\(child?.name ?? "A") day", session: session, place: .day, live: live)
     }
 }

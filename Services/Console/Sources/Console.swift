@@ -10,12 +10,15 @@ public final class Console: Sendable {
     public let settings: ConsoleSettings
     let sessions: SessionStore
     let throttle = SignInThrottle()
+    let templates: ConsoleTemplates
     let logger: Logger
     private let bound = AsyncStream<Int>.makeStream(bufferingPolicy: .bufferingNewest(1))
 
-    public init(settings: ConsoleSettings, logger: Logger) {
+    /// Throws if a page template does not parse.
+    public init(settings: ConsoleSettings, logger: Logger) throws {
         self.settings = settings
         self.logger = logger
+        templates = try ConsoleTemplates()
         sessions = SessionStore(idleExpiry: settings.idleExpiry, connectionGrace: settings.connectionGrace, logger: logger)
     }
 

@@ -2,14 +2,47 @@ import Foundation
 import GuardianShared
 import GuardianTimeline
 
-/// A child's day: the timeline service's retained day drawn as the CLI draws it (`TimelineSVG`,
-/// on a phone with the labels above the bars so that the whole day fits), and each slot listed with a form to correct its category (published as feedback).
+/// A child's day (`day` template; `day-section` for the live stream): the timeline service's
+/// retained day drawn as the CLI draws it (`TimelineSVG`, on a phone with the labels above the bars
+/// so that the whole day fits), and each slot listed with a form to correct its category (published as feedback).
 struct DayPage {
-    let view: FamilyView
-    let parent: String
     let csrf: String
     let child: Family.Child?
     let date: String
+    let choices: [Choice]
+    let recent: [Choice]
+    let eventName: String
+    let drawn: Drawn?
+
+    /// The published day: its charts (HTML that `TimelineSVG` made) and its slots.
+    struct Drawn { let timezone: String, wideChart: String, narrowChart: String, slots: [Slot] }
+    struct Slot {
+        let index: Int, from: String, to: String, start: String
+        let category: String, edited: Bool, sure: Int, activity: String, unlabelled: Bool, choices: [Choice]
+    }
+
+    init(view: FamilyView, parent: String, csrf: String, child: Family.Child?, date: String) {
+        self.csrf = csrf
+        self.child = child
+        self.date = date
+        let shown = child?.deviceId ?? ""
+        choices = view.children(of: parent).map { Choice(value: $0.deviceId, label: $0.name, selected: $0.deviceId == shown) }
+        recent = (view.days[shown]?.keys.sorted(by: >) ?? []).prefix(14).map { Choice(value: $0, label: $0, selected: $0 == date) }
+        eventName = LiveSection.day(child: shown, date: date).eventName
+        drawn = view.days[shown]?[date].flatMap { published in
+            published.dayTimeline.map { day in
+                let zone = TimeZone(identifier: day.timezone) ?? .gmt
+                let slots = published.slots.enumerated().map { index, slot in
+                    Slot(
+                        index: index, from: Self.clock(slot.start, zone), to: Self.clock(slot.end, zone), start: slot.start.rfc3339,
+                        category: slot.category.rawValue, edited: slot.edited, sure: Int((slot.confidence * 100).rounded()), activity: slot.activity.rawValue,
+                        unlabelled: !TimelineCategory.learnable.contains(slot.category),
+                        choices: TimelineCategory.learnable.map { Choice(value: $0.rawValue, label: $0.rawValue, selected: $0 == slot.category) })
+                }
+                return Drawn(timezone: day.timezone, wideChart: TimelineSVG().render(day), narrowChart: TimelineSVG.narrow.render(day), slots: slots)
+            }
+        }
+    }
 
     static func isDate(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
@@ -21,56 +54,7 @@ struct DayPage {
         view.days[child]?.keys.max() ?? String(Timestamp.now().rfc3339.prefix(10))
     }
 
-    func body() -> String {
-        let children = view.children(of: parent)
-        guard let child else { return "<h1>A day</h1><p>No family lists you as a parent yet.</p>" }
-        let options = children.map { "<option value=\"\(HTML.escape($0.deviceId))\"\($0.deviceId == child.deviceId ? " selected" : "")>\(HTML.escape($0.name))</option>" }.joined()
-        let dates = (view.days[child.deviceId]?.keys.sorted(by: >) ?? []).prefix(14)
-        let recent = dates.isEmpty ? "" : "<p>Recent days: " + dates.map { d in
-            "<a href=\"/day?child=\(HTML.escape(child.deviceId))&amp;date=\(HTML.escape(d))\"\(d == date ? " aria-current=\"page\"" : "")>\(HTML.escape(d))</a>"
-        }.joined(separator: " ") + "</p>"
-        return """
-            <h1>\(HTML.escape(child.name))’s day</h1>
-            <form method="get" action="/day" class="pick-day"><label for="day-child">Child</label><select id="day-child" name="child">\(options)</select>
-            <label for="day-date">Date</label><input id="day-date" name="date" type="date" value="\(HTML.escape(date))" required>
-            <button type="submit">Show</button></form>
-            \(recent)
-            <div id="day" data-live-section="\(HTML.escape(LiveSection.day(child: child.deviceId, date: date).eventName))">\(section())</div>
-            """
-    }
-
-    func section() -> String {
-        guard let child else { return "" }
-        guard let published = view.days[child.deviceId]?[date], let day = published.dayTimeline else {
-            return "<p class=\"empty\">No timeline for \(HTML.escape(child.name)) on \(HTML.escape(date)) yet.</p>"
-        }
-        // The whole day fits the screen: the CLI's chart on a wide screen, labels above the bars on a phone (the CSS picks one).
-        var html = "<div class=\"timeline\" role=\"img\" aria-label=\"The day drawn as a chart; the table below lists the same slots\">"
-            + "<div class=\"chart-wide\">\(TimelineSVG().render(day))</div><div class=\"chart-narrow\">\(TimelineSVG.narrow.render(day))</div></div>"
-        html += "<table class=\"slots\"><caption>Slots (times in \(HTML.escape(day.timezone)))</caption><thead><tr><th scope=\"col\">When</th><th scope=\"col\">What</th><th scope=\"col\">Correct it</th></tr></thead><tbody>"
-        let zone = TimeZone(identifier: day.timezone) ?? .gmt
-        for (index, slot) in published.slots.enumerated() {
-            let fieldId = "slot-\(index)"
-            let unlabelled = TimelineCategory.learnable.contains(slot.category) ? "" : "<option value=\"\" selected>choose…</option>"
-            let options = unlabelled + TimelineCategory.learnable.map {
-                "<option value=\"\($0.rawValue)\"\($0 == slot.category ? " selected" : "")>\($0.rawValue)</option>"
-            }.joined()
-            html += """
-                <tr data-slot="\(index)"><td>\(clock(slot.start, zone))–\(clock(slot.end, zone))</td>\
-                <td>\(slot.category.rawValue)\(slot.edited ? " (corrected)" : "") · \(Int((slot.confidence * 100).rounded()))% sure · \(slot.activity.rawValue)</td>\
-                <td><form method="post" action="/day/correct" class="correct" data-enhance>\(csrfField)\
-                <input type="hidden" name="child" value="\(HTML.escape(child.deviceId))"><input type="hidden" name="date" value="\(HTML.escape(date))">\
-                <input type="hidden" name="start" value="\(slot.start.rfc3339)">\
-                <label for="\(fieldId)" class="visually-hidden">Category from \(clock(slot.start, zone))</label>\
-                <select id="\(fieldId)" name="category">\(options)</select> <button type="submit">Correct</button></form></td></tr>
-                """
-        }
-        return html + "</tbody></table><p class=\"form-status\" role=\"status\" aria-live=\"polite\"></p>"
-    }
-
-    private var csrfField: String { "<input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\">" }
-
-    private func clock(_ ts: Timestamp, _ zone: TimeZone) -> String {
+    private static func clock(_ ts: Timestamp, _ zone: TimeZone) -> String {
         let local = ts.milliseconds / 1000 + Int64(zone.secondsFromGMT(for: ts.date))
         let minutes = ((local / 60) % 1440 + 1440) % 1440
         return String(format: "%02d:%02d", minutes / 60, minutes % 60)

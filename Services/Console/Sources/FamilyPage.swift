@@ -1,144 +1,72 @@
 import GuardianShared
 
-/// The family page: each child's device and policy, the command box and its replies, the
-/// notifications, the map. Each section is also rendered alone for the live stream.
+/// The family page (`family` template): each child's device and policy, the command box and its
+/// replies, the notifications, the map. Each section is also a template of its own, for the live stream.
 struct FamilyPage {
-    let view: FamilyView
-    let parent: String
     let csrf: String
-    let now: Timestamp
-    let onlineWindow: Duration
-    var tiles: MapTiles? = nil
+    let pickChild: Bool
+    let choices: [Choice]
+    let cards: [Card]
+    let commands: [Command]
+    let notes: [Note]
+    let drawing: FamilyMap.Drawing?
 
-    var children: [Family.Child] { view.children(of: parent) }
-
-    func body(session: ParentSession) -> String {
-        let childOptions = children.map { "<option value=\"\(HTML.escape($0.deviceId))\">\(HTML.escape($0.name))</option>" }.joined()
-        let childPicker = children.count > 1
-            ? "<label for=\"command-child\">Child</label><select id=\"command-child\" name=\"child\"><option value=\"\">(say it in the text)</option>\(childOptions)</select>"
-            : ""
-        return """
-            <h1>Your family</h1>
-            <section aria-labelledby="children-title"><h2 id="children-title">Children</h2>
-            <div id="children" data-live-section="children">\(section(.children))</div></section>
-            <section aria-labelledby="command-title"><h2 id="command-title">Tell Guardian</h2>
-            <form method="post" action="/command" class="command" data-enhance>\(HTML.csrfField(session))
-            <label for="command-text">What should happen? Say it as you would to a person.</label>
-            <input id="command-text" name="text" type="text" maxlength="256" required autocomplete="off" placeholder="Block all games for 2 hours">
-            \(childPicker)<button type="submit">Send</button></form>
-            <p class="form-status" role="status" aria-live="polite"></p>
-            <div id="commands" data-live-section="commands">\(section(.commands))</div></section>
-            <section aria-labelledby="notifications-title"><h2 id="notifications-title">Notifications</h2>
-            <div id="notifications" data-live-section="notifications" aria-live="polite">\(section(.notifications))</div></section>
-            <section aria-labelledby="map-title"><h2 id="map-title">Where they are</h2>
-            <div id="map" data-live-section="map">\(section(.map))</div></section>
-            """
+    /// A child's device as the `children` section shows it.
+    struct Card {
+        let deviceId: String, name: String, online: Bool, seen: String, battery: String
+        let restrictions: [Restriction], command: LastCommand?, status: ChildStatus?
     }
+    struct Restriction { let what: String, until: Timestamp?, endsIn: String?, message: String? }
+    struct LastCommand { let what: String, issuedAt: Timestamp?, acknowledged: Bool, pending: Bool, refusal: String? }
+    /// A sent command and Guardian's reply; a question comes with the form that answers it in place.
+    struct Command { let id: String, text: String?, reply: Reply?, question: Bool, choices: [Choice] }
+    struct Reply { let status: String, label: String, summary: String, reason: String? }
+    struct Note { let id: String, ts: Timestamp, priority: String, kind: String, important: Bool, title: String, body: String }
 
-    func section(_ section: LiveSection) -> String {
-        switch section {
-        case .children: childrenSection()
-        case .commands: commandsSection()
-        case .notifications: notificationsSection()
-        case .map: FamilyMap(view: view, children: children, tiles: tiles).render()
-        case .day: ""
+    init(view: FamilyView, parent: String, csrf: String, now: Timestamp, onlineWindow: Duration, tiles: MapTiles? = nil) {
+        let children = view.children(of: parent)
+        self.csrf = csrf
+        pickChild = children.count > 1
+        choices = children.map { Choice(value: $0.deviceId, label: $0.name) }
+        cards = children.map { Self.card($0, view.devices[$0.deviceId] ?? ChildView(), now: now, onlineWindow: onlineWindow) }
+        commands = view.commands.map { command in
+            let reply = command.reply.map { Reply(status: $0.status.rawValue, label: Self.label($0.status), summary: $0.summary, reason: $0.reason) }
+            return Command(
+                id: command.id, text: command.text.isEmpty ? nil : command.text, reply: reply, question: command.reply?.status == .clarify,
+                choices: children.map { Choice(value: $0.deviceId, label: $0.name, selected: $0.deviceId == command.child) })
         }
-    }
-
-    private func childrenSection() -> String {
-        guard !children.isEmpty else {
-            return "<p>No family lists you as a parent yet. An administrator adds you with <code>guardian family set</code>.</p>"
+        notes = view.notifications.map {
+            Note(id: $0.id, ts: $0.ts, priority: $0.priority.rawValue, kind: $0.kind.rawValue.replacingOccurrences(of: "_", with: " "),
+                 important: $0.priority == .high, title: $0.title, body: $0.body)
         }
-        return "<ul class=\"cards\">" + children.map { child in card(child, view.devices[child.deviceId] ?? ChildView()) }.joined() + "</ul>"
+        drawing = FamilyMap(view: view, children: children, tiles: tiles).drawing
     }
 
-    private func card(_ child: Family.Child, _ device: ChildView) -> String {
-        let id = HTML.escape(child.deviceId)
-        var html = "<li class=\"card\" data-child=\"\(id)\"><h3>\(HTML.escape(child.name)) <span class=\"device\">(\(id))</span></h3><dl>"
-        let online = device.isOnline(now: now, window: onlineWindow)
-        let seen = device.lastSeen.map { "last event \(HTML.span(seconds: (now.milliseconds - $0.milliseconds) / 1000)) ago" } ?? "no event since you signed in"
-        html += "<dt>Device</dt><dd class=\"\(online ? "online" : "offline")\" data-field=\"online\"><span aria-hidden=\"true\">\(online ? "●" : "○")</span> \(online ? "Online" : "Offline"), \(seen)</dd>"
-        let battery = device.batteryLevel.map { "\(Int(($0 * 100).rounded()))%" + (device.batteryState.map { " (\(HTML.escape($0)))" } ?? "") } ?? "unknown"
-        html += "<dt>Battery</dt><dd data-field=\"battery\">\(battery)</dd>"
-        html += "<dt>In force now</dt><dd data-field=\"policy\">\(policy(device.policy))</dd>"
-        if let command = device.command {
-            html += "<dt>Last command</dt><dd data-field=\"command\">\(HTML.escape(CommandWording.describe(command.command)))"
-            if let issued = command.issuedAt { html += ", sent \(HTML.time(issued))" }
-            html += "<br>" + acknowledgement(device.ack, for: command.id) + "</dd>"
+    private static func card(_ child: Family.Child, _ device: ChildView, now: Timestamp, onlineWindow: Duration) -> Card {
+        let seen = device.lastSeen.map { "last event \(CommandWording.span(seconds: (now.milliseconds - $0.milliseconds) / 1000)) ago" } ?? "no event since you signed in"
+        let battery = device.batteryLevel.map { "\(Int(($0 * 100).rounded()))%" + (device.batteryState.map { " (\($0))" } ?? "") } ?? "unknown"
+        let restrictions = (device.policy?.restrictions ?? []).map { restriction in
+            Restriction(
+                what: CommandWording.describe(restriction), until: restriction.until,
+                endsIn: restriction.until.map { CommandWording.span(seconds: ($0.milliseconds - now.milliseconds) / 1000) },
+                message: restriction.until == nil ? restriction.message : nil)
         }
-        if let status = device.status {
-            html += "<dt>Device says</dt><dd data-field=\"status\">\(HTML.escape(status.message)) (\(HTML.time(status.ts)))</dd>"
+        let command = device.command.map { command in
+            let ack = device.ack.flatMap { $0.commandId == command.id ? $0 : nil }
+            return LastCommand(
+                what: CommandWording.describe(command.command), issuedAt: command.issuedAt, acknowledged: ack?.ok == true, pending: ack == nil,
+                refusal: ack.flatMap { $0.ok ? nil : $0.error ?? "no reason given" })
         }
-        html += "</dl><p><a href=\"/day?child=\(id)\">\(HTML.escape(child.name))’s day</a></p></li>"
-        return html
+        return Card(
+            deviceId: child.deviceId, name: child.name, online: device.isOnline(now: now, window: onlineWindow), seen: seen, battery: battery,
+            restrictions: restrictions, command: command, status: device.status)
     }
 
-    private func policy(_ policy: PolicyInForce?) -> String {
-        guard let policy, !policy.restrictions.isEmpty else { return "No restrictions" }
-        let items = policy.restrictions.map { restriction -> String in
-            var text = HTML.escape(CommandWording.describe(restriction))
-            if let until = restriction.until {
-                text += " until \(HTML.time(until)) (ends in \(HTML.span(seconds: (until.milliseconds - now.milliseconds) / 1000)))"
-            } else if let message = restriction.message {
-                text += ": \(HTML.escape(message))"
-            }
-            return "<li>\(text)</li>"
-        }
-        return "<ul class=\"policy\">\(items.joined())</ul>"
-    }
-
-    private func acknowledgement(_ ack: CommandAck?, for commandId: String) -> String {
-        guard let ack, ack.commandId == commandId else { return "<span class=\"pending\">Not acknowledged yet</span>" }
-        if ack.ok { return "<span class=\"ok\">Acknowledged by the device ✓</span>" }
-        return "<span class=\"failed\">The device could not apply it: \(HTML.escape(ack.error ?? "no reason given"))</span>"
-    }
-
-    private func commandsSection() -> String {
-        guard !view.commands.isEmpty else { return "" }
-        let items = view.commands.map { command -> String in
-            var html = "<li data-command=\"\(HTML.escape(command.id))\">"
-            if !command.text.isEmpty { html += "<q>\(HTML.escape(command.text))</q> " }
-            guard let reply = command.reply else { return html + "<span class=\"pending\">waiting for Guardian…</span></li>" }
-            html += "<span class=\"reply \(reply.status.rawValue)\" data-status=\"\(reply.status.rawValue)\"><strong>\(label(reply.status)):</strong> \(HTML.escape(reply.summary))"
-            if let reason = reply.reason { html += " (\(HTML.escape(reason)))" }
-            html += "</span>"
-            if reply.status == .clarify { html += clarifyForm(command) }
-            return html + "</li>"
-        }
-        return "<ul class=\"replies\">\(items.joined())</ul>"
-    }
-
-    private func label(_ status: CommandReply.Status) -> String {
+    private static func label(_ status: CommandReply.Status) -> String {
         switch status {
         case .accepted: "Done"
         case .rejected: "Not done"
         case .clarify: "Question"
         }
-    }
-
-    /// Answering the router's question in place: the same command again, said another way or for a child.
-    private func clarifyForm(_ command: SentCommand) -> String {
-        let fieldId = "answer-\(HTML.escape(command.id))"
-        var html = "<form method=\"post\" action=\"/command\" class=\"answer\" data-enhance><input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\">"
-        html += "<label for=\"\(fieldId)\">Your answer</label><input id=\"\(fieldId)\" name=\"text\" type=\"text\" maxlength=\"256\" required value=\"\(HTML.escape(command.text))\">"
-        if children.count > 1 {
-            html += "<label for=\"\(fieldId)-child\">Child</label><select id=\"\(fieldId)-child\" name=\"child\"><option value=\"\">(in the text)</option>"
-            html += children.map { "<option value=\"\(HTML.escape($0.deviceId))\"\($0.deviceId == command.child ? " selected" : "")>\(HTML.escape($0.name))</option>" }.joined()
-            html += "</select>"
-        }
-        return html + "<button type=\"submit\">Answer</button></form>"
-    }
-
-    private func notificationsSection() -> String {
-        guard !view.notifications.isEmpty else { return "<p class=\"empty\">No notifications since you signed in.</p>" }
-        let items = view.notifications.map { note in
-            """
-            <li class="note \(note.priority.rawValue)" data-note="\(HTML.escape(note.id))"><p class="note-head">\(HTML.time(note.ts)) · \
-            <span class="kind">\(HTML.escape(note.kind.rawValue.replacingOccurrences(of: "_", with: " ")))</span>\
-            \(note.priority == .high ? " · <strong>important</strong>" : "")</p>\
-            <p><strong>\(HTML.escape(note.title))</strong></p><p>\(HTML.escape(note.body))</p></li>
-            """
-        }
-        return "<ol class=\"notes\" reversed>\(items.joined())</ol>"
     }
 }
