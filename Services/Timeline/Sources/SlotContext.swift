@@ -42,6 +42,8 @@ struct SlotContext: Sendable, Hashable {
     /// to and driven on within an hour and a half, the onward leg `longJourney` or longer.
     var isTransfer = false
     static let longJourney = 100_000.0
+    /// For a stay at home: working hours on a day of work at home (`markWorkAtHome`).
+    var isWorkAtHome = false
 
     struct Neighbour: Sendable, Hashable {
         var activity: MotionActivity
@@ -85,11 +87,12 @@ struct SlotContext: Sendable, Hashable {
         }
         markVisits(&contexts, spans, places: places, days: LocalDays(timeZone))
         markBreaks(&contexts, spans)
+        markWorkAtHome(&contexts, spans, places: places, days: LocalDays(timeZone))
         return contexts
     }
 
-    /// In each stretch of stays at work, marks the break: a short stay in the middle third (the
-    /// piece of work just before it is often as short, so of several the last is taken), and any
+    /// In each stretch of stays at work, marks the break: a short stay in the middle third begun
+    /// and ended by getting up (the piece of work just before it is often as short, so of several the last is taken), and any
     /// short stay at midday at a place of its own, walked to.
     static func markBreaks(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
         var runStart = 0
@@ -101,7 +104,9 @@ struct SlotContext: Sendable, Hashable {
             guard index + 1 == contexts.count || !(contexts[index + 1].isStay && contexts[index + 1].kind == .work) else { continue }
             let from = spans[runStart].start, to = spans[index].end
             let breaks = (runStart...index).filter { member in
-                guard member > runStart, member < index, (15...45).contains(contexts[member].minutes) else { return false }
+                guard member > runStart, member < index, (15...45).contains(contexts[member].minutes), spans[member - 1].slot.endsMoving == true,
+                      spans[member].slot.endsMoving == true
+                else { return false }
                 let position = Double((spans[member].start + spans[member].end) / 2 - from) / Double(to - from)
                 return (0.3...0.7).contains(position)
             }
@@ -215,19 +220,25 @@ struct SlotContext: Sendable, Hashable {
                 for member in still.stillFirst...last { (contexts[member].isSleep, contexts[member].isNightRest) = (true, true) }
             }
         }
+        // Then the stillnesses next to a rest, whole (a stillness cut at working hours is one).
         for _ in 0..<2 {
             for index in contexts.indices where contexts[index].isStay && contexts[index].kind == .home && !contexts[index].isSleep {
-                let before = index > 0 && !spans[index - 1].slot.isGap && contexts[index - 1].isSleep
-                let after = index + 1 < contexts.count && !spans[index + 1].slot.isGap && contexts[index + 1].isSleep
-                let context = contexts[index], still = context.stillMinutes
-                let evening = after && !before && contexts[context.stillFirst].isEvening
+                let first = contexts[index].stillFirst
+                var last = index
+                while last + 1 < contexts.count && contexts[last + 1].stillFirst == first { last += 1 }
+                let before = first > 0 && !spans[first - 1].slot.isGap && contexts[first - 1].isSleep
+                let after = last + 1 < contexts.count && !spans[last + 1].slot.isGap && contexts[last + 1].isSleep
+                let context = contexts[first], still = context.stillMinutes
+                let middle = (context.stillStart + still / 2).truncatingRemainder(dividingBy: 1440)
+                let evening = after && !before && context.isEvening
                 // The morning after a night ends with the first activity after 11:30 at the latest.
-                let afternoon = before && !after && contexts[index - 1].isNightRest && context.stillStart + still > 11.5 * 60
+                let afternoon = before && !after && contexts[first - 1].isNightRest && context.stillStart + still > 11.5 * 60
                 contexts[index].isSleep = (still >= 135 && (before || after) && !evening && !afternoon)
-                    || (context.isNight && (still >= 60 || before || after))
-                    || (still >= 60 && before && context.localMiddle < 10 * 60)
+                    || (middle < 5 * 60 && (still >= 60 || before || after))
+                    || (still >= 60 && before && middle < 10 * 60)
             }
         }
+        markSleepHabits(&contexts, spans)
     }
 
     /// Sets each stay's stillness: consecutive stays at one place with no movement between them.

@@ -52,7 +52,7 @@ public struct TimelineGenerator: Sendable {
         guard segmenter.separates(before: anchor.before, tail: segmentation) else { return nil }
 
         let kept = state.slots.prefix { $0.start < anchor.start }
-        let tail = slots(segmentation.spans, events: events, before: kept.last, edits: state.slots[kept.count...])
+        let tail = slots(segmentation.spans, events: events, edits: state.slots[kept.count...])
         let next = chooseAnchor(segmentation, events: events, until: until, previous: anchor)
         return TimelineUpdate(
             state: TimelineState(slots: Array(kept) + tail, generatedUntil: until, anchor: next),
@@ -73,28 +73,28 @@ public struct TimelineGenerator: Sendable {
         return previous
     }
 
-    /// One slot per span, except that a long stay is split where its night begins and ends (`NightSplit`).
-    /// `before` is the slot just before the first span, if any.
-    func slots<Edits: Collection<TimeSlot>>(_ spans: [Span], events: [AnnotatedEvent], before: TimeSlot? = nil, edits: Edits) -> [TimeSlot] {
+    /// One slot per span, except that a long stay is split where its night begins and ends
+    /// (`NightSplit`) and, on weekdays, where working hours begin and end (`WorkingHours`).
+    func slots<Edits: Collection<TimeSlot>>(_ spans: [Span], events: [AnnotatedEvent], edits: Edits) -> [TimeSlot] {
         var edited: [Int64: TimeSlot] = [:]
         for slot in edits where slot.edited { edited[slot.start] = slot }
-        let split = NightSplit(days: timeZone.map(LocalDays.init))
+        let split = NightSplit(days: timeZone.map(LocalDays.init)), hours = WorkingHours(days: timeZone.map(LocalDays.init))
         var slots: [TimeSlot] = []
         slots.reserveCapacity(spans.count)
-        var previous = before
         for span in spans {
             var slot = Self.slot(span, events: events)
-            let arrived = previous.map { $0.activity != .stationary } ?? true
-            previous = slot
             guard slot.activity == .stationary else {
                 slots.append(slot)
                 continue
             }
-            for cut in split.cuts(events[span.first...span.last], start: span.start, end: span.end, arrived: arrived) {
-                var evening = slot
-                evening.endsMoving = true
-                slots.append(evening)
-                slot.start = cut
+            var cuts = split.cuts(events[span.first...span.last], start: span.start, end: span.end)
+            let bounds = ([span.start] + cuts.map(\.at) + [span.end]).sorted()
+            for (from, to) in zip(bounds, bounds.dropFirst()) { cuts += hours.cuts(start: from, end: to).map { ($0, nil) } }
+            for cut in cuts.sorted(by: { $0.at < $1.at }) {
+                var piece = slot
+                piece.endsMoving = cut.endsMoving
+                slots.append(piece)
+                slot.start = cut.at
             }
             slots.append(slot)
         }
