@@ -25,7 +25,7 @@ struct SleepHabits: Sendable, Hashable {
     /// began before 20:00 (from then on the last sign of activity is going to bed), and a still
     /// morning ends at 08:00 when it goes on two hours past it.
     static let usual = SleepHabits(bedtime: 22 * 60, wakeUp: 8 * 60, bedtimeMargin: 120, wakeUpMargin: 120)
-    /// Nights seen before the person's own hours replace the usual ones.
+    /// Nights seen before the person's own hours replace the usual ones (if they keep regular hours).
     static let fewestNights = 3
     /// Of the bedtimes seen, this share is earlier than the usual one; of the times of getting up, this share later.
     static let share = 0.9
@@ -45,16 +45,24 @@ struct SleepHabits: Sendable, Hashable {
             return same.count >= Self.fewestNights ? same : nights.compactMap(values)
         }
         let bedtimes = pick(\.start), wakeUps = pick(\.end)
-        if bedtimes.count >= Self.fewestNights {
+        if bedtimes.count >= Self.fewestNights, Self.regular(bedtimes) {
             bedtime = Self.quantile(bedtimes, Self.share)
         } else {
             (bedtime, bedtimeMargin) = (Self.usual.bedtime, Self.usual.bedtimeMargin)
         }
-        if wakeUps.count >= Self.fewestNights {
+        if wakeUps.count >= Self.fewestNights, Self.regular(wakeUps) {
             wakeUp = Self.quantile(wakeUps, 1 - Self.share)
         } else {
             (wakeUp, wakeUpMargin) = (Self.usual.wakeUp, Self.usual.wakeUpMargin)
         }
+    }
+
+    /// Hours that vary more than this between nights (the middle half of them) are no habit
+    /// (rotating shifts): the usual ones hold then.
+    static let widestSpread = 150.0
+
+    static func regular(_ values: [Double]) -> Bool {
+        quantile(values, 0.75) - quantile(values, 0.25) <= widestSpread
     }
 
     static func quantile(_ values: [Double], _ share: Double) -> Double {

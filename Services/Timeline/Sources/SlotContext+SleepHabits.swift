@@ -2,11 +2,15 @@
 /// person's usual bedtime and ends at their usual time of getting up (`SleepHabits`): the
 /// quarter hours of a night's stillness before the one, or after the other, are not the rest.
 extension SlotContext {
+    /// A night broken by a walk (the bathroom) has pieces shorter than this (minutes) next to its rest.
+    static let nightPiece = 240.0
+
     /// The nights at home in `contexts`: each rest through the small hours (`isNightRest`) with
-    /// the rests at home next to it (a night broken by a walk is one).
+    /// the shorter rests at home next to it (a night broken by a walk is one).
     static func nights(_ contexts: [SlotContext], _ spans: [SlotSpan]) -> [ClosedRange<Int>] {
         func resting(_ index: Int) -> Bool {
             contexts.indices.contains(index) && !spans[index].slot.isGap && contexts[index].isSleep && contexts[index].kind == .home
+                && (contexts[index].isNightRest || contexts[index].stillMinutes < nightPiece)
         }
         func walk(_ index: Int) -> Bool {
             contexts.indices.contains(index) && !contexts[index].isStay && !spans[index].slot.isGap && spans[index].duration < tripOut
@@ -55,7 +59,7 @@ extension SlotContext {
                 let risen = (wakeUp - 1..<wakeUp + 720).contains(contexts[member].startMinute)
                 let afterRising = contexts[member].stillFirst == contexts[last].stillFirst && offset >= Double(NightSplit.rest / 60_000)
                     && risen && ending - wakeUp >= usual.wakeUpMargin && last + 1 < contexts.count
-                if beforeBed || afterRising { (contexts[member].isSleep, contexts[member].isNightRest) = (false, false) }
+                if beforeBed || afterRising { (contexts[member].isSleep, contexts[member].isNightRest, contexts[member].isUp) = (false, false, true) }
             }
         }
     }

@@ -34,6 +34,9 @@ struct SlotContext: Sendable, Hashable {
     var isSleep = false
     /// For a stay: part of a rest through the small hours (a night's).
     var isNightRest = false
+    /// For a stay at home: a quarter hour of a night's stillness before the person's usual
+    /// bedtime or after their usual time of getting up (`markSleepHabits`).
+    var isUp = false
     /// For a stay: how many stillnesses its visit is broken into, and the longest one's minutes
     /// (a workout: short stays between walks to the next machine).
     var visitPieces = 0
@@ -220,9 +223,20 @@ struct SlotContext: Sendable, Hashable {
                 for member in still.stillFirst...last { (contexts[member].isSleep, contexts[member].isNightRest) = (true, true) }
             }
         }
-        // Then the stillnesses next to a rest, whole (a stillness cut at working hours is one).
+        // Then the stays next to a rest; once more after the person's habits have set the nights' ends.
+        let rests = contexts.map(\.isSleep)
+        markNextToRests(&contexts, spans)
+        markSleepHabits(&contexts, spans)
+        for index in contexts.indices where !rests[index] && !contexts[index].isUp { contexts[index].isSleep = false }
+        markNextToRests(&contexts, spans)
+    }
+
+    /// Marks the stays at home next to a rest that belong to it (judged as whole stillnesses: a
+    /// stillness cut at working hours is one), but for the quarter hours the person is up (`isUp`).
+    static func markNextToRests(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
         for _ in 0..<2 {
-            for index in contexts.indices where contexts[index].isStay && contexts[index].kind == .home && !contexts[index].isSleep {
+            for index in contexts.indices where contexts[index].isStay && contexts[index].kind == .home && !contexts[index].isSleep
+                && !contexts[index].isUp {
                 let first = contexts[index].stillFirst
                 var last = index
                 while last + 1 < contexts.count && contexts[last + 1].stillFirst == first { last += 1 }
@@ -238,7 +252,6 @@ struct SlotContext: Sendable, Hashable {
                     || (still >= 60 && before && middle < 10 * 60)
             }
         }
-        markSleepHabits(&contexts, spans)
     }
 
     /// Sets each stay's stillness: consecutive stays at one place with no movement between them.
