@@ -31,7 +31,7 @@ extension SlotContext {
         var seen = SleepHabits.Night(dayOff: contexts[last].weekday >= 5)
         if first > 0, !spans[first - 1].slot.isGap, !contexts[first - 1].isStay || spans[first - 1].slot.endsMoving == true {
             let start = contexts[first].stillStart
-            seen.start = start < Double(NightSplit.eveningStart * 60) ? start + 1440 : start
+            seen.start = start < Double(NightSplit.earliestWakeUp * 60) ? start + 1440 : start
         }
         if last + 1 < contexts.count, !spans[last + 1].slot.isGap, spans[last].slot.endsMoving == true || !contexts[last + 1].isStay {
             seen.end = (contexts[last].startMinute + contexts[last].minutes).truncatingRemainder(dividingBy: 1440)
@@ -50,7 +50,7 @@ extension SlotContext {
             let first = night.lowerBound, last = night.upperBound, start = contexts[first].stillStart
             let usual = habits[contexts[last].weekday >= 5 ? 1 : 0]
             let bedtime = (usual.bedtime / 15).rounded() * 15, wakeUp = (usual.wakeUp / 15).rounded() * 15
-            let evening = start < Double(NightSplit.eveningStart * 60) ? start + 1440 : start
+            let evening = start < Double(NightSplit.earliestWakeUp * 60) ? start + 1440 : start
             let ending = (contexts[last].startMinute + contexts[last].minutes).truncatingRemainder(dividingBy: 1440)
             for member in night where contexts[member].isStay {
                 let offset = Double(spans[member].start - spans[first].start) / 60_000
