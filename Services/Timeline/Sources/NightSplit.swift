@@ -1,8 +1,8 @@
 import Foundation
 
 /// Where a long stay splits as a person would draw it. The night begins after the last sign of
-/// activity (movement too short to be a slot of its own) before a long stillness, and ends with
-/// the first sign after it. Where the phone shows nothing (left on a table all evening, or all
+/// activity (movement too short to be a slot of its own, the charger plugged in) before a long
+/// stillness, and ends with the first sign after it. Where the phone shows nothing (left on a table all evening, or all
 /// morning), the stillness is also cut at every quarter hour of the evening and of the morning,
 /// the pieces one stillness still: labelling then puts the night's ends at the person's usual
 /// bedtime and time of getting up (`SleepHabits`), which the timeline learns as days go by.
@@ -21,17 +21,28 @@ struct NightSplit: Sendable {
     static let quarter: Int64 = 15 * 60_000
 
     /// The instants to split a stay of `events` from `start` to `end` at, in order, each with
-    /// whether movement ends the piece before it (`true`) or the stillness goes on (`nil`).
-    func cuts(_ events: ArraySlice<AnnotatedEvent>, start: Int64, end: Int64) -> [(at: Int64, endsMoving: Bool?)] {
+    /// whether a sign of activity ends the piece before it (`true`) or the stillness goes on
+    /// (`nil`). `signs` (in order) are other signs than movement: the charger plugged in or out.
+    func cuts(_ events: ArraySlice<AnnotatedEvent>, start: Int64, end: Int64, signs: [Int64] = []) -> [(at: Int64, endsMoving: Bool?)] {
         guard end - start >= Self.rest + Self.shortestPiece else { return [] }
         var still: Range<Int64>?
         var from: Int64?
+        var sign = signs.partitioningIndex { $0 > start }
         for event in events {
             guard event.activity == .stationary else {
                 from = nil
+                while sign < signs.count, signs[sign] < event.end { sign += 1 }
                 continue
             }
-            let run = (from ?? event.start)..<event.end
+            var runStart = from ?? event.start
+            while sign < signs.count, signs[sign] < event.end {
+                if signs[sign] > runStart {
+                    if signs[sign] - runStart > still?.count ?? 0 { still = runStart..<signs[sign] }
+                    runStart = signs[sign]
+                }
+                sign += 1
+            }
+            let run = runStart..<event.end
             from = run.lowerBound
             if run.count > still?.count ?? 0 { still = run }
         }
