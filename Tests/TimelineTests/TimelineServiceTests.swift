@@ -142,6 +142,26 @@ struct TimelineServiceTests {
         await h.shutdown()
     }
 
+    @Test("the phone's state events say when it charges: kept per device, those saying nothing of the charger ignored")
+    func charging() async throws {
+        let h = try await TimelineHarness()
+        try await h.start()
+        for (index, (time, battery)) in [("22:58", DeviceState.BatteryState.charging), ("23:30", .unknown), ("02:00", .full), ("06:50", .unplugged)].enumerated() {
+            let ts = Timestamp(rfc3339: "2026-11-\(index < 2 ? 18 : 19)T\(time):00Z")!
+            let event = DeviceEvent(id: "s\(index)", deviceId: "charger", ts: ts, receivedAt: ts, body: DeviceState(batteryLevel: 0.5, batteryState: battery))
+            try await h.admin.publish("guardian/events/charger/state", payload: GuardianJSON.encode(event))
+        }
+        try await h.admin.publish(
+            "guardian/events/charger/state", payload: GuardianJSON.encode(DeviceEvent(
+                id: "s4", deviceId: "charger", ts: Timestamp(rfc3339: "2026-11-19T07:00:00Z")!, receivedAt: Timestamp(rfc3339: "2026-11-19T07:00:00Z")!,
+                body: DeviceState(network: .wifi))))
+        let charges = { (try? h.service?.store.charges("charger", until: .max)) ?? [] }
+        #expect(await eventually { charges().count == 3 })
+        #expect(charges().map(\.charging) == [true, true, false])
+        #expect(charges().changes == [utc("2026-11-19 06:50:00")])
+        await h.shutdown()
+    }
+
     @Test("bad events and requests are reported, not fatal")
     func badInput() async throws {
         let h = try await TimelineHarness()

@@ -106,7 +106,8 @@ public struct LabelledDays: Sendable {
             }
         }
         let events = OfflineTimeline.DeviceEvents(
-            deviceId: person.deviceId, motion: emitter.motion, locations: emitter.locations.sorted { $0.timestamp < $1.timestamp })
+            deviceId: person.deviceId, motion: emitter.motion, locations: emitter.locations.sorted { $0.timestamp < $1.timestamp },
+            charges: planner.charges)
         return PersonDays(person: person, events: events, truth: truth, noData: noData)
     }
 

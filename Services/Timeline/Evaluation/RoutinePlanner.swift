@@ -134,6 +134,28 @@ struct RoutinePlanner {
         stay(.food, at: .home, until: later(25...45), blips: nil)
     }
 
+    /// For a person who charges overnight, the phone on its charger from going to bed at home
+    /// (a night begun from 18:00 to 04:00 local) to getting up, as `state` events would say.
+    var charges: [ChargeEvent] {
+        guard person.chargesOvernight else { return [] }
+        var charges: [ChargeEvent] = []
+        var index = 0
+        while index < pieces.count {
+            guard pieces[index].category == .sleep else {
+                index += 1
+                continue
+            }
+            var last = index
+            while last + 1 < pieces.count, pieces[last + 1].category == .sleep { last += 1 }
+            let hour = days.calendar.component(.hour, from: Date(milliseconds: pieces[index].start))
+            if pieces[index].motion == .stay(person[.home]), !pieces[index].phoneOff, hour >= 18 || hour < 4 {
+                charges += [ChargeEvent(timestamp: pieces[index].start, charging: true), ChargeEvent(timestamp: pieces[last].end, charging: false)]
+            }
+            index = last + 1
+        }
+        return charges
+    }
+
     func interpolate(_ a: GeoPoint, _ b: GeoPoint, _ fraction: Double) -> GeoPoint {
         GeoPoint(lat: a.lat + (b.lat - a.lat) * fraction, lon: a.lon + (b.lon - a.lon) * fraction)
     }

@@ -41,6 +41,9 @@ public struct SyntheticPerson: Sendable, Hashable {
     /// can look as still as the night after it. Half the people of the newer routines; the
     /// `everyday` routines' people keep theirs in a pocket (the tests' weeks stay as they were).
     public var leavesPhoneDown = false
+    /// Charges the phone overnight at home: plugged in going to bed, unplugged on getting up.
+    /// Half the people of the newer routines (whether or not they leave it on a table).
+    public var chargesOvernight = false
 
     /// A person of `routine` living somewhere in a 10 km square, with places placed for `seed`.
     public init(deviceId: String, routine: Routine, seed: UInt64) {
@@ -68,6 +71,7 @@ public struct SyntheticPerson: Sendable, Hashable {
         places[.hotel] = hotel
         places[.awayOffice] = around(hotel, 1_500...4_000)
         leavesPhoneDown = !Routine.everyday.contains(routine) && Bool.random(using: &random)
+        chargesOvernight = !Routine.everyday.contains(routine) && Bool.random(using: &random)
     }
 
     public subscript(place: Place) -> GeoPoint { places[place]! }

@@ -54,6 +54,7 @@ public struct TimelineEvaluation: Sendable {
                     if cut < data.days {
                         events.motion.removeAll { $0.timestamp >= dayStarts[cut] }
                         events.locations.removeAll { $0.timestamp >= dayStarts[cut] }
+                        events.charges.removeAll { $0.timestamp >= dayStarts[cut] }
                     }
                     return try OfflineTimeline.days(events, timeZone: data.timeZone)
                 }()

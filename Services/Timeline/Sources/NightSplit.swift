@@ -1,75 +1,75 @@
 import Foundation
 
 /// Where a long stay splits as a person would draw it. The night begins after the last sign of
-/// activity (movement too short to be a slot of its own) before a long stillness, and ends with
-/// the first sign after it. Where the phone shows nothing (left on a table all evening), a stay
-/// that began on coming home, or before `lateEvening` after a walk about the place, gives way to
-/// the night at `bedtime`, local time; from `lateEvening` on, the last walk about the place is
-/// going to bed. A night the phone shows no end of, still hours into the day, ends at `wakeUp`.
+/// activity (movement too short to be a slot of its own, the charger plugged in) before a long
+/// stillness, and ends with the first sign after it. Where the phone shows nothing (left on a table all evening, or all
+/// morning), the stillness is also cut at every quarter hour of the evening and of the morning,
+/// the pieces one stillness still: labelling then puts the night's ends at the person's usual
+/// bedtime and time of getting up (`SleepHabits`), which the timeline learns as days go by.
 struct NightSplit: Sendable {
     /// The device's local days; `nil` splits only where the phone shows it.
     var days: LocalDays?
 
     /// A stillness at least this long is a rest.
     static let rest: Int64 = 3 * 60 * 60_000
-    /// Pieces shorter than this are not split off.
+    /// Pieces shorter than this are not split off where the phone shows a sign.
     static let shortestPiece: Int64 = 30 * 60_000
-    /// Local hours: an evening starts from `eveningStart` and, when nothing else says, ends at `bedtime`.
-    static let eveningStart = 12, lateEvening = 20, bedtime = 22
-    /// Local hour a night the phone shows no end of ends, when the stillness goes on `lateMorning` past it.
-    static let wakeUp = 8
-    static let lateMorning: Int64 = 2 * 60 * 60_000
+    /// Local hours: an evening starts from `eveningStart`; from `lateEvening` a stillness through the night is the night.
+    static let eveningStart = 12, lateEvening = 20
+    /// The local hours a night may begin in (from `lateEvening` to `latestBedtime`) and end in, cut at every `quarter`.
+    static let latestBedtime = 25, earliestWakeUp = 5, latestWakeUp = 11
+    static let quarter: Int64 = 15 * 60_000
 
-    /// The instants to split a stay of `events` from `start` to `end` at, in order; `arrived`
-    /// when movement of its own (a trip) came before it rather than a walk about the place.
-    func cuts(_ events: ArraySlice<AnnotatedEvent>, start: Int64, end: Int64, arrived: Bool) -> [Int64] {
+    /// The instants to split a stay of `events` from `start` to `end` at, in order, each with
+    /// whether a sign of activity ends the piece before it (`true`) or the stillness goes on
+    /// (`nil`). `signs` (in order) are other signs than movement: the charger plugged in or out.
+    func cuts(_ events: ArraySlice<AnnotatedEvent>, start: Int64, end: Int64, signs: [Int64] = []) -> [(at: Int64, endsMoving: Bool?)] {
         guard end - start >= Self.rest + Self.shortestPiece else { return [] }
         var still: Range<Int64>?
         var from: Int64?
+        var sign = signs.partitioningIndex { $0 > start }
         for event in events {
             guard event.activity == .stationary else {
                 from = nil
+                while sign < signs.count, signs[sign] < event.end { sign += 1 }
                 continue
             }
-            let run = (from ?? event.start)..<event.end
+            var runStart = from ?? event.start
+            while sign < signs.count, signs[sign] < event.end {
+                if signs[sign] > runStart {
+                    if signs[sign] - runStart > still?.count ?? 0 { still = runStart..<signs[sign] }
+                    runStart = signs[sign]
+                }
+                sign += 1
+            }
+            let run = runStart..<event.end
             from = run.lowerBound
             if run.count > still?.count ?? 0 { still = run }
         }
-        var cuts: [Int64] = []
+        var cuts: [(at: Int64, endsMoving: Bool?)] = []
         var rest = start..<end
         if let still, still.count >= Self.rest {
-            if still.lowerBound - start >= Self.shortestPiece { cuts.append(still.lowerBound) }
-            if end - still.upperBound >= Self.shortestPiece { cuts.append(still.upperBound) }
+            if still.lowerBound - start >= Self.shortestPiece { cuts.append((still.lowerBound, true)) }
+            if end - still.upperBound >= Self.shortestPiece { cuts.append((still.upperBound, true)) }
             rest = still
         }
-        if cuts.first.map({ $0 != rest.lowerBound }) ?? true, let bedtime = eveningEnd(of: rest, arrived: arrived), bedtime > rest.lowerBound {
-            cuts.insert(bedtime, at: 0)
+        return cuts + quarters(in: rest).map { ($0, nil) }
+    }
+
+    /// For a rest, the quarter hours of the evening (a rest long after each) and of the morning
+    /// (a rest long before each) it holds: where a night the phone shows no end of may begin or end.
+    func quarters(in still: Range<Int64>) -> [Int64] {
+        guard let days, still.count >= Self.rest else { return [] }
+        var cuts: [Int64] = []
+        var instant = (still.lowerBound / Self.quarter + 1) * Self.quarter
+        while instant < still.upperBound {
+            let offset = Int64(days.calendar.timeZone.secondsFromGMT(for: Date(milliseconds: instant))) * 1000
+            let hour = Int(((instant + offset) % 86_400_000 + 86_400_000) % 86_400_000 / 3_600_000)
+            let evening = (hour >= Self.lateEvening || hour < Self.latestBedtime - 24) && still.upperBound - instant >= Self.rest
+            let morning = (Self.earliestWakeUp..<Self.latestWakeUp).contains(hour) && instant - still.lowerBound >= Self.rest
+            if evening || morning { cuts.append(instant) }
+            instant += Self.quarter
         }
-        if !cuts.contains(rest.upperBound), let morning = morning(in: rest) { cuts.append(morning) }
-        return cuts.sorted()
-    }
-
-    /// For a stillness through the night that lasts `lateMorning` past `wakeUp` with no sign of
-    /// anyone up (a phone on the table all day), `wakeUp`.
-    func morning(in still: Range<Int64>) -> Int64? {
-        guard let calendar = days?.calendar else { return nil }
-        let begin = Date(milliseconds: still.lowerBound)
-        let day = calendar.component(.hour, from: begin) < Self.wakeUp ? begin : begin.addingTimeInterval(86_400)
-        guard let wake = calendar.date(bySettingHour: Self.wakeUp, minute: 0, second: 0, of: day)?.milliseconds,
-              wake - still.lowerBound >= Self.rest, still.upperBound - wake >= Self.lateMorning
-        else { return nil }
-        return wake
-    }
-
-    /// For a stillness that begins in the afternoon or evening and lasts a rest past `bedtime`,
-    /// that bedtime (the evening before it an `shortestPiece` at least).
-    func eveningEnd(of still: Range<Int64>, arrived: Bool) -> Int64? {
-        guard let calendar = days?.calendar else { return nil }
-        let begin = Date(milliseconds: still.lowerBound), hour = calendar.component(.hour, from: begin)
-        guard hour >= Self.eveningStart, hour < Self.lateEvening || arrived,
-              let bedtime = calendar.date(bySettingHour: Self.bedtime, minute: 0, second: 0, of: begin)?.milliseconds,
-              bedtime - still.lowerBound >= Self.shortestPiece, still.upperBound - bedtime >= Self.rest
-        else { return nil }
-        return bedtime
+        return cuts
     }
 }

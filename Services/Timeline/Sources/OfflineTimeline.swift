@@ -8,11 +8,14 @@ public enum OfflineTimeline {
         public var deviceId: String
         public var motion: [MotionEvent] = []
         public var locations: [LocationEvent] = []
+        /// From the device's `state` events that say whether it charges.
+        public var charges: [ChargeEvent] = []
 
-        public init(deviceId: String, motion: [MotionEvent] = [], locations: [LocationEvent] = []) {
+        public init(deviceId: String, motion: [MotionEvent] = [], locations: [LocationEvent] = [], charges: [ChargeEvent] = []) {
             self.deviceId = deviceId
             self.motion = motion
             self.locations = locations
+            self.charges = charges
         }
     }
 
@@ -26,8 +29,8 @@ public enum OfflineTimeline {
         public var locations: [LocationEvent] { devices.flatMap(\.locations).sorted { $0.timestamp < $1.timestamp } }
     }
 
-    /// Reads contract-shaped events, one JSON object per line (`{ts, lat, lon, …}` or
-    /// `{ts, activity, …}`): device uploads, which belong to `deviceId`, or ingest's normalised
+    /// Reads contract-shaped events, one JSON object per line (`{ts, lat, lon, …}`,
+    /// `{ts, activity, …}` or a `state` with `batteryState`): device uploads, which belong to `deviceId`, or ingest's normalised
     /// events, which name their device.
     public static func read(jsonLines data: Data, deviceId: String = "offline") -> Reading {
         var devices: [String: DeviceEvents] = [:]
@@ -49,6 +52,11 @@ public enum OfflineTimeline {
                     if let activity = MotionActivity(rawValue: body.activity.rawValue) {
                         devices[device, default: DeviceEvents(deviceId: device)].motion.append(MotionEvent(timestamp: ts, activity: activity))
                     }
+                } else if line.contains("\"batteryState\"") {
+                    let body = try decoder.decode(DeviceState.self, from: bytes)
+                    if let charging = body.batteryState.flatMap(ChargeEvent.isCharging) {
+                        devices[device, default: DeviceEvents(deviceId: device)].charges.append(ChargeEvent(timestamp: ts, charging: charging))
+                    }
                 } else {
                     let body = try decoder.decode(Location.self, from: bytes)
                     let fix = LocationEvent(timestamp: ts, location: GeoPoint(lat: body.lat, lon: body.lon))
@@ -61,7 +69,7 @@ public enum OfflineTimeline {
         let sorted = devices.values.sorted { $0.deviceId < $1.deviceId }.map { device in
             DeviceEvents(
                 deviceId: device.deviceId, motion: device.motion.sorted { $0.timestamp < $1.timestamp },
-                locations: device.locations.sorted { $0.timestamp < $1.timestamp })
+                locations: device.locations.sorted { $0.timestamp < $1.timestamp }, charges: device.charges.sorted { $0.timestamp < $1.timestamp })
         }
         return Reading(devices: sorted, problems: problems)
     }
@@ -81,7 +89,8 @@ public enum OfflineTimeline {
     /// One device's labelled local days.
     public static func days(_ device: DeviceEvents, timeZone: TimeZone) throws -> [DayTimeline] {
         guard let until = (device.motion.map(\.timestamp) + device.locations.map(\.timestamp)).max() else { return [] }
-        let update = TimelineGenerator(timeZone: timeZone).rebuild(motion: device.motion, locations: device.locations, until: until)
+        let update = TimelineGenerator(timeZone: timeZone).rebuild(
+            motion: device.motion, locations: device.locations, charges: device.charges, until: until)
         let classifier = try SlotClassifier.train(examples: [], places: update.state.spans, timeZone: timeZone)
         let labelled = classifier.label(update.state, timeZone: timeZone)
         return DayTimeline.days(of: labelled, timeZone: timeZone)

@@ -45,6 +45,7 @@ extension SlotContext {
         if minutes <= 60 && previous?.isSleep == true { return (.food, 0.8) }
         if minutes <= 45 && next?.isSleep == true && previous.map({ $0.activity != .stationary }) == true { return (.food, 0.7) }
         if isMealTime { return (.food, 0.6) }
+        if isWorkAtHome { return (.work, 0.7) }
         return (.leisure, 0.7)
     }
 

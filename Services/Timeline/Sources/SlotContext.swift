@@ -34,6 +34,9 @@ struct SlotContext: Sendable, Hashable {
     var isSleep = false
     /// For a stay: part of a rest through the small hours (a night's).
     var isNightRest = false
+    /// For a stay at home: a quarter hour of a night's stillness before the person's usual
+    /// bedtime or after their usual time of getting up (`markSleepHabits`).
+    var isUp = false
     /// For a stay: how many stillnesses its visit is broken into, and the longest one's minutes
     /// (a workout: short stays between walks to the next machine).
     var visitPieces = 0
@@ -42,6 +45,8 @@ struct SlotContext: Sendable, Hashable {
     /// to and driven on within an hour and a half, the onward leg `longJourney` or longer.
     var isTransfer = false
     static let longJourney = 100_000.0
+    /// For a stay at home: working hours on a day of work at home (`markWorkAtHome`).
+    var isWorkAtHome = false
 
     struct Neighbour: Sendable, Hashable {
         var activity: MotionActivity
@@ -85,11 +90,12 @@ struct SlotContext: Sendable, Hashable {
         }
         markVisits(&contexts, spans, places: places, days: LocalDays(timeZone))
         markBreaks(&contexts, spans)
+        markWorkAtHome(&contexts, spans, places: places, days: LocalDays(timeZone))
         return contexts
     }
 
-    /// In each stretch of stays at work, marks the break: a short stay in the middle third (the
-    /// piece of work just before it is often as short, so of several the last is taken), and any
+    /// In each stretch of stays at work, marks the break: a short stay in the middle third begun
+    /// and ended by getting up (the piece of work just before it is often as short, so of several the last is taken), and any
     /// short stay at midday at a place of its own, walked to.
     static func markBreaks(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
         var runStart = 0
@@ -101,7 +107,9 @@ struct SlotContext: Sendable, Hashable {
             guard index + 1 == contexts.count || !(contexts[index + 1].isStay && contexts[index + 1].kind == .work) else { continue }
             let from = spans[runStart].start, to = spans[index].end
             let breaks = (runStart...index).filter { member in
-                guard member > runStart, member < index, (15...45).contains(contexts[member].minutes) else { return false }
+                guard member > runStart, member < index, (15...45).contains(contexts[member].minutes), spans[member - 1].slot.endsMoving == true,
+                      spans[member].slot.endsMoving == true
+                else { return false }
                 let position = Double((spans[member].start + spans[member].end) / 2 - from) / Double(to - from)
                 return (0.3...0.7).contains(position)
             }
@@ -215,17 +223,33 @@ struct SlotContext: Sendable, Hashable {
                 for member in still.stillFirst...last { (contexts[member].isSleep, contexts[member].isNightRest) = (true, true) }
             }
         }
+        // Then the stays next to a rest; once more after the person's habits have set the nights' ends.
+        let rests = contexts.map(\.isSleep)
+        markNextToRests(&contexts, spans)
+        markSleepHabits(&contexts, spans)
+        for index in contexts.indices where !rests[index] && !contexts[index].isUp { contexts[index].isSleep = false }
+        markNextToRests(&contexts, spans)
+    }
+
+    /// Marks the stays at home next to a rest that belong to it (judged as whole stillnesses: a
+    /// stillness cut at working hours is one), but for the quarter hours the person is up (`isUp`).
+    static func markNextToRests(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
         for _ in 0..<2 {
-            for index in contexts.indices where contexts[index].isStay && contexts[index].kind == .home && !contexts[index].isSleep {
-                let before = index > 0 && !spans[index - 1].slot.isGap && contexts[index - 1].isSleep
-                let after = index + 1 < contexts.count && !spans[index + 1].slot.isGap && contexts[index + 1].isSleep
-                let context = contexts[index], still = context.stillMinutes
-                let evening = after && !before && contexts[context.stillFirst].isEvening
+            for index in contexts.indices where contexts[index].isStay && contexts[index].kind == .home && !contexts[index].isSleep
+                && !contexts[index].isUp {
+                let first = contexts[index].stillFirst
+                var last = index
+                while last + 1 < contexts.count && contexts[last + 1].stillFirst == first { last += 1 }
+                let before = first > 0 && !spans[first - 1].slot.isGap && contexts[first - 1].isSleep
+                let after = last + 1 < contexts.count && !spans[last + 1].slot.isGap && contexts[last + 1].isSleep
+                let context = contexts[first], still = context.stillMinutes
+                let middle = (context.stillStart + still / 2).truncatingRemainder(dividingBy: 1440)
+                let evening = after && !before && context.isEvening
                 // The morning after a night ends with the first activity after 11:30 at the latest.
-                let afternoon = before && !after && contexts[index - 1].isNightRest && context.stillStart + still > 11.5 * 60
+                let afternoon = before && !after && contexts[first - 1].isNightRest && context.stillStart + still > 11.5 * 60
                 contexts[index].isSleep = (still >= 135 && (before || after) && !evening && !afternoon)
-                    || (context.isNight && (still >= 60 || before || after))
-                    || (still >= 60 && before && context.localMiddle < 10 * 60)
+                    || (middle < 5 * 60 && (still >= 60 || before || after))
+                    || (still >= 60 && before && middle < 10 * 60)
             }
         }
     }

@@ -23,12 +23,15 @@ public struct TimelineGenerator: Sendable {
         self.timeZone = timeZone
     }
 
-    /// Segments every event. Slots of `previous` the user edited keep their category when a
+    /// Segments every event (`charges`: the charger plugged in and out, signs of activity during a
+    /// stay). Slots of `previous` the user edited keep their category when a
     /// slot still starts at the same instant.
-    public func rebuild(motion: [MotionEvent], locations: [LocationEvent], until: Int64, previous: TimelineState? = nil) -> TimelineUpdate {
+    public func rebuild(
+        motion: [MotionEvent], locations: [LocationEvent], charges: [ChargeEvent] = [], until: Int64, previous: TimelineState? = nil
+    ) -> TimelineUpdate {
         let events = AnnotatedEvent.annotate(motion: motion, locations: locations, until: until)
         let segmentation = Segmenter(passes: passes).run(events)
-        let slots = slots(segmentation.spans, events: events, edits: previous?.slots ?? [])
+        let slots = slots(segmentation.spans, events: events, signs: charges.changes, edits: previous?.slots ?? [])
         let anchor = chooseAnchor(segmentation, events: events, until: until, previous: nil)
         return TimelineUpdate(
             state: TimelineState(slots: slots, generatedUntil: until, anchor: anchor),
@@ -37,11 +40,14 @@ public struct TimelineGenerator: Sendable {
 
     /// Generates on from `state`: `motion` must hold every motion event at or after
     /// `state.resumeFrom` (every event if it is `nil`), old and new, and `locations` every
-    /// location from the last one at or before it. Returns `nil` when the anchor no longer
+    /// location from the last one at or before it; `charges` every charge event (they are few).
+    /// Returns `nil` when the anchor no longer
     /// splits the timeline (events arrived late, before or just after it): rebuild then.
-    public func update(_ state: TimelineState, motion: [MotionEvent], locations: [LocationEvent], until: Int64) -> TimelineUpdate? {
+    public func update(
+        _ state: TimelineState, motion: [MotionEvent], locations: [LocationEvent], charges: [ChargeEvent] = [], until: Int64
+    ) -> TimelineUpdate? {
         guard let anchor = state.anchor else {
-            return rebuild(motion: motion, locations: locations, until: until, previous: state)
+            return rebuild(motion: motion, locations: locations, charges: charges, until: until, previous: state)
         }
         guard anchor.passes == passes else { return nil }
         let events = AnnotatedEvent.annotate(
@@ -52,7 +58,7 @@ public struct TimelineGenerator: Sendable {
         guard segmenter.separates(before: anchor.before, tail: segmentation) else { return nil }
 
         let kept = state.slots.prefix { $0.start < anchor.start }
-        let tail = slots(segmentation.spans, events: events, before: kept.last, edits: state.slots[kept.count...])
+        let tail = slots(segmentation.spans, events: events, signs: charges.changes, edits: state.slots[kept.count...])
         let next = chooseAnchor(segmentation, events: events, until: until, previous: anchor)
         return TimelineUpdate(
             state: TimelineState(slots: Array(kept) + tail, generatedUntil: until, anchor: next),
@@ -73,28 +79,29 @@ public struct TimelineGenerator: Sendable {
         return previous
     }
 
-    /// One slot per span, except that a long stay is split where its night begins and ends (`NightSplit`).
-    /// `before` is the slot just before the first span, if any.
-    func slots<Edits: Collection<TimeSlot>>(_ spans: [Span], events: [AnnotatedEvent], before: TimeSlot? = nil, edits: Edits) -> [TimeSlot] {
+    /// One slot per span, except that a long stay is split where its night begins and ends
+    /// (`NightSplit`) and, on weekdays, where working hours begin and end (`WorkingHours`).
+    /// `signs` are the instants the charger was plugged in or out, in order.
+    func slots<Edits: Collection<TimeSlot>>(_ spans: [Span], events: [AnnotatedEvent], signs: [Int64] = [], edits: Edits) -> [TimeSlot] {
         var edited: [Int64: TimeSlot] = [:]
         for slot in edits where slot.edited { edited[slot.start] = slot }
-        let split = NightSplit(days: timeZone.map(LocalDays.init))
+        let split = NightSplit(days: timeZone.map(LocalDays.init)), hours = WorkingHours(days: timeZone.map(LocalDays.init))
         var slots: [TimeSlot] = []
         slots.reserveCapacity(spans.count)
-        var previous = before
         for span in spans {
             var slot = Self.slot(span, events: events)
-            let arrived = previous.map { $0.activity != .stationary } ?? true
-            previous = slot
             guard slot.activity == .stationary else {
                 slots.append(slot)
                 continue
             }
-            for cut in split.cuts(events[span.first...span.last], start: span.start, end: span.end, arrived: arrived) {
-                var evening = slot
-                evening.endsMoving = true
-                slots.append(evening)
-                slot.start = cut
+            var cuts = split.cuts(events[span.first...span.last], start: span.start, end: span.end, signs: signs)
+            let bounds = ([span.start] + cuts.map(\.at) + [span.end]).sorted()
+            for (from, to) in zip(bounds, bounds.dropFirst()) { cuts += hours.cuts(start: from, end: to).map { ($0, nil) } }
+            for cut in cuts.sorted(by: { $0.at < $1.at }) {
+                var piece = slot
+                piece.endsMoving = cut.endsMoving
+                slots.append(piece)
+                slot.start = cut.at
             }
             slots.append(slot)
         }

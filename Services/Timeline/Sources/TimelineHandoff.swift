@@ -14,6 +14,11 @@ struct TimelineHandoff: Codable, Equatable {
         var lon: Double
     }
 
+    struct ChargeRow: Codable, Equatable {
+        var ts: Int64
+        var charging: Bool
+    }
+
     struct ExampleRow: Codable, Equatable {
         var start: Int64
         var example: Data
@@ -26,5 +31,7 @@ struct TimelineHandoff: Codable, Equatable {
     var model: Data?
     var motions: [MotionRow]
     var locations: [LocationRow]
+    /// Absent from a hand-off by a shard that kept none.
+    var charges: [ChargeRow]?
     var examples: [ExampleRow]
 }

@@ -17,7 +17,10 @@ extension TimelineService: PrivacyParticipant {
         let days = DayTimeline.days(of: held.device.state, timeZone: held.device.timeZone).map {
             JSONObject(encoding: PublishedDay(deviceId: deviceId, day: $0, generatedAt: now))
         }
-        return ["motions": .array(held.motions), "locations": .array(held.locations), "days": .array(days), "corrections": .array(held.corrections)]
+        return [
+            "motions": .array(held.motions), "locations": .array(held.locations), "charges": .array(held.charges), "days": .array(days),
+            "corrections": .array(held.corrections),
+        ]
     }
 
     /// Every day of the device's timeline that was published, and a hand-off of the device to

@@ -6,7 +6,8 @@ import MQTT
 import ServiceLifecycle
 import Synchronization
 
-/// The timeline service: motion and location events of the devices it owns (`GUARDIAN_SHARD`)
+/// The timeline service: motion and location events (and whether the phone charges, from its
+/// `state` events) of the devices it owns (`GUARDIAN_SHARD`)
 /// become time slots on request, labelled by each device's SVM, published per local day, and
 /// corrected by the user's feedback (the model retrains shortly after, then the days are republished).
 public final class TimelineService: Service, Sendable {
@@ -46,6 +47,7 @@ public final class TimelineService: Service, Sendable {
         try await runtime.client.subscribe(topics.events(kind: .profile)) { [self] in handleProfile($0) }
         try await runtime.client.subscribe(topics.events(kind: .location)) { [self] in handleLocation($0) }
         try await runtime.client.subscribe(topics.events(kind: .motion)) { [self] in handleMotion($0) }
+        try await runtime.client.subscribe(topics.events(kind: .state)) { [self] in handleState($0) }
         try await runtime.client.subscribe("\(topics.prefix)/timeline/+/generate") { [self] in handleGenerate($0) }
         try await runtime.client.subscribe("\(topics.prefix)/timeline/+/feedback") { [self] in handleFeedback($0) }
         try await privacy.open(for: self)
@@ -74,6 +76,13 @@ public final class TimelineService: Service, Sendable {
         guard let event: DeviceEvent<Motion> = decodeEvent(message, replay: { [self] in handleMotion($0) }) else { return }
         guard let activity = MotionActivity(rawValue: event.body.activity.rawValue) else { return }
         record { try store.addMotion(event.deviceId, ts: event.ts.milliseconds, activity: activity) }
+    }
+
+    /// Keeps whether the phone charges (a state saying nothing of the battery, or `unknown`, is ignored).
+    func handleState(_ message: MQTTMessage) {
+        guard let event: DeviceEvent<DeviceState> = decodeEvent(message, replay: { [self] in handleState($0) }) else { return }
+        guard let charging = event.body.batteryState.flatMap(ChargeEvent.isCharging) else { return }
+        record { try store.addCharge(event.deviceId, ts: event.ts.milliseconds, charging: charging) }
     }
 
     func handleProfile(_ message: MQTTMessage) {
@@ -121,11 +130,13 @@ public final class TimelineService: Service, Sendable {
             var update: TimelineUpdate?
             if let resume = device.state.resumeFrom, (device.dirtyFrom ?? .max) >= resume, (request.from?.milliseconds ?? .max) >= resume {
                 let (motion, locations) = try store.events(deviceId, from: resume, until: until)
-                update = generator.update(device.state, motion: motion, locations: locations, until: until)
+                update = generator.update(
+                    device.state, motion: motion, locations: locations, charges: try store.charges(deviceId, until: until), until: until)
             }
             if update == nil {
                 let (motion, locations) = try store.events(deviceId, from: nil, until: until)
-                update = generator.rebuild(motion: motion, locations: locations, until: until, previous: device.state)
+                update = generator.rebuild(
+                    motion: motion, locations: locations, charges: try store.charges(deviceId, until: until), until: until, previous: device.state)
                 runtime.counters.increment("rebuilds")
             }
             guard let update else { return }

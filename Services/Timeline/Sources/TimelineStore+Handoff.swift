@@ -17,6 +17,8 @@ extension TimelineStore {
                     .map { TimelineHandoff.MotionRow(ts: $0["ts"], activity: $0["activity"]) },
                 locations: try Row.fetchAll(db, sql: "SELECT ts, lat, lon FROM locations WHERE device_id = ? ORDER BY ts", arguments: [deviceId])
                     .map { TimelineHandoff.LocationRow(ts: $0["ts"], lat: $0["lat"], lon: $0["lon"]) },
+                charges: try Row.fetchAll(db, sql: "SELECT ts, charging FROM charges WHERE device_id = ? ORDER BY ts", arguments: [deviceId])
+                    .map { TimelineHandoff.ChargeRow(ts: $0["ts"], charging: $0["charging"]) },
                 examples: try Row.fetchAll(db, sql: "SELECT start, example FROM examples WHERE device_id = ? ORDER BY start", arguments: [deviceId])
                     .map { TimelineHandoff.ExampleRow(start: $0["start"], example: $0["example"]) })
         }
@@ -34,6 +36,9 @@ extension TimelineStore {
             for row in handoff.locations {
                 try db.cachedStatement(sql: "INSERT OR IGNORE INTO locations VALUES (?, ?, ?, ?)").execute(arguments: [deviceId, row.ts, row.lat, row.lon])
             }
+            for row in handoff.charges ?? [] {
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO charges VALUES (?, ?, ?)").execute(arguments: [deviceId, row.ts, row.charging])
+            }
             for row in handoff.examples {
                 try db.cachedStatement(sql: "INSERT OR IGNORE INTO examples VALUES (?, ?, ?)").execute(arguments: [deviceId, row.start, row.example])
             }
@@ -45,7 +50,8 @@ extension TimelineStore {
                     sql: "INSERT OR REPLACE INTO devices (device_id, timezone, state, dirty_from, model) VALUES (?, ?, ?, ?, ?)",
                     arguments: [deviceId, handoff.timezone, handoff.state, dirty, handoff.model])
             } else {
-                let earliest = (handoff.motions.map(\.ts) + handoff.locations.map(\.ts) + [handoff.dirtyFrom].compactMap { $0 }).min()
+                let earliest = (handoff.motions.map(\.ts) + handoff.locations.map(\.ts) + (handoff.charges ?? []).map(\.ts)
+                    + [handoff.dirtyFrom].compactMap { $0 }).min()
                 let dirty = [heldDirty, earliest].compactMap { $0 }.min()
                 try db.execute(
                     sql: "UPDATE devices SET timezone = coalesce(timezone, ?), dirty_from = ? WHERE device_id = ?",

@@ -3,7 +3,8 @@ import GRDB
 import GuardianShared
 import Logging
 
-/// The timeline's store, as the brief designs it: location events, motion events, each device's
+/// The timeline's store, as the brief designs it: location events, motion events (and whether the
+/// phone charged, from its `state` events), each device's
 /// slots (start times only, `edited` kept) with its labelled examples and model, and the outbox.
 final class TimelineStore: Sendable {
     let store: ServiceStore
@@ -19,6 +20,9 @@ final class TimelineStore: Sendable {
                     CREATE TABLE devices (device_id TEXT PRIMARY KEY, timezone TEXT, state BLOB, dirty_from INTEGER, model BLOB);
                     CREATE TABLE examples (device_id TEXT NOT NULL, start INTEGER NOT NULL, example BLOB NOT NULL, PRIMARY KEY (device_id, start));
                     """)
+        }
+        migrator.registerMigration("v2 charges") { db in
+            try db.execute(sql: "CREATE TABLE charges (device_id TEXT NOT NULL, ts INTEGER NOT NULL, charging INTEGER NOT NULL, PRIMARY KEY (device_id, ts)) WITHOUT ROWID")
         }
         DurableOutbox.register(in: &migrator)
         PrivacyDesk.register(in: &migrator)
@@ -45,6 +49,22 @@ final class TimelineStore: Sendable {
         try store.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO locations VALUES (?, ?, ?, ?)", arguments: [deviceId, ts, point.lat, point.lon])
             try markDirty(deviceId, from: ts, in: db)
+        }
+    }
+
+    /// Stores whether the phone charges from `ts` on.
+    func addCharge(_ deviceId: String, ts: Int64, charging: Bool) throws(StorageError) {
+        try store.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO charges VALUES (?, ?, ?)", arguments: [deviceId, ts, charging])
+            try markDirty(deviceId, from: ts, in: db)
+        }
+    }
+
+    /// Every charge event up to `until` (a couple a day).
+    func charges(_ deviceId: String, until: Int64) throws(StorageError) -> [ChargeEvent] {
+        try store.read { db in
+            try Row.fetchAll(db, sql: "SELECT ts, charging FROM charges WHERE device_id = ? AND ts <= ? ORDER BY ts", arguments: [deviceId, until])
+                .map { ChargeEvent(timestamp: $0["ts"], charging: $0["charging"]) }
         }
     }
 
@@ -130,14 +150,14 @@ final class TimelineStore: Sendable {
     /// Deletes the device's events, timeline, model and corrections.
     func erase(deviceId: String, in db: Database) throws -> [String: Int] {
         var erased: [String: Int] = [:]
-        for (kind, table) in [("motions", "motions"), ("locations", "locations"), ("timelines", "devices"), ("corrections", "examples")] {
+        for (kind, table) in [("motions", "motions"), ("locations", "locations"), ("charges", "charges"), ("timelines", "devices"), ("corrections", "examples")] {
             try db.execute(sql: "DELETE FROM \(table) WHERE device_id = ?", arguments: [deviceId])
             erased[kind] = db.changesCount
         }
         return erased
     }
 
-    /// Forgets motion and location events before `events`, corrections before `corrections`, and
+    /// Forgets motion, location and charge events before `events`, corrections before `corrections`, and
     /// the slots that ended before `timelines` (a device with none left entirely, its model too).
     /// `expiredDays` receives each device's days that no longer have a slot, to clear on the broker.
     func prune(
@@ -148,6 +168,8 @@ final class TimelineStore: Sendable {
             try db.execute(sql: "DELETE FROM motions WHERE ts < ?", arguments: [events.milliseconds])
             var count = db.changesCount
             try db.execute(sql: "DELETE FROM locations WHERE ts < ?", arguments: [events.milliseconds])
+            count += db.changesCount
+            try db.execute(sql: "DELETE FROM charges WHERE ts < ?", arguments: [events.milliseconds])
             count += db.changesCount
             pruned["events"] = count
         }
@@ -183,15 +205,20 @@ final class TimelineStore: Sendable {
     }
 
     /// Everything about the device: its events, its published days, its corrections.
-    func export(deviceId: String, in db: Database) throws -> (motions: [JSONObject], locations: [JSONObject], device: Device, corrections: [JSONObject]) {
+    func export(deviceId: String, in db: Database) throws -> (
+        motions: [JSONObject], locations: [JSONObject], charges: [JSONObject], device: Device, corrections: [JSONObject]
+    ) {
         let motions = try Row.fetchAll(db, sql: "SELECT ts, activity FROM motions WHERE device_id = ? ORDER BY ts", arguments: [deviceId]).map {
             JSONObject.object(["ts": .string(Timestamp(milliseconds: $0["ts"]).rfc3339), "activity": .string($0["activity"])])
         }
         let locations = try Row.fetchAll(db, sql: "SELECT ts, lat, lon FROM locations WHERE device_id = ? ORDER BY ts", arguments: [deviceId]).map {
             JSONObject.object(["ts": .string(Timestamp(milliseconds: $0["ts"]).rfc3339), "lat": .number($0["lat"]), "lon": .number($0["lon"])])
         }
+        let charges = try Row.fetchAll(db, sql: "SELECT ts, charging FROM charges WHERE device_id = ? ORDER BY ts", arguments: [deviceId]).map {
+            JSONObject.object(["ts": .string(Timestamp(milliseconds: $0["ts"]).rfc3339), "charging": .bool($0["charging"])])
+        }
         let corrections = try Data.fetchAll(db, sql: "SELECT example FROM examples WHERE device_id = ? ORDER BY start", arguments: [deviceId])
             .map(JSONObject.init(payload:))
-        return (motions, locations, try device(deviceId, in: db), corrections)
+        return (motions, locations, charges, try device(deviceId, in: db), corrections)
     }
 }

@@ -1,0 +1,72 @@
+/// When a person usually goes to bed and gets up, before a working day and before a day off,
+/// learned from the nights at home whose ends their phone shows (the last sign of activity
+/// before the night, the first after it). A phone left on a table shows some evenings ending
+/// earlier than they did and some mornings beginning later, so the usual bedtime is a late one
+/// of those seen and the usual time of getting up an early one.
+struct SleepHabits: Sendable, Hashable {
+    /// A night seen: its start in local minutes after the evening's midnight (past 1440 after
+    /// midnight), its end after the morning's, either unknown; whether the morning is a day off.
+    struct Night: Sendable, Hashable {
+        var start: Double?
+        var end: Double?
+        var dayOff: Bool
+    }
+
+    /// Minutes after the evening's midnight, and after the morning's.
+    var bedtime: Double
+    var wakeUp: Double
+    /// A night the phone shows beginning this many minutes before `bedtime`, or ending this
+    /// many after `wakeUp`, or more, is taken to begin or end at the usual hour instead.
+    var bedtimeMargin = learnedMargin
+    var wakeUpMargin = learnedMargin
+
+    static let learnedMargin = 45.0
+    /// Before enough nights are seen: a still evening gives way to the night at 22:00 when it
+    /// began before 20:00 (from then on the last sign of activity is going to bed), and a still
+    /// morning ends at 08:00 when it goes on two hours past it.
+    static let usual = SleepHabits(bedtime: 22 * 60, wakeUp: 8 * 60, bedtimeMargin: 120, wakeUpMargin: 120)
+    /// Nights seen before the person's own hours replace the usual ones (if they keep regular hours).
+    static let fewestNights = 3
+    /// Of the bedtimes seen, this share is earlier than the usual one; of the times of getting up, this share later.
+    static let share = 0.9
+
+    init(bedtime: Double, wakeUp: Double, bedtimeMargin: Double = learnedMargin, wakeUpMargin: Double = learnedMargin) {
+        self.bedtime = bedtime
+        self.wakeUp = wakeUp
+        self.bedtimeMargin = bedtimeMargin
+        self.wakeUpMargin = wakeUpMargin
+    }
+
+    /// The habits of nights before a day off (`dayOff`) or a working day, from the nights seen
+    /// (all of them while too few of the kind are).
+    init(_ nights: [Night], dayOff: Bool) {
+        func pick(_ values: (Night) -> Double?) -> [Double] {
+            let same = nights.filter { $0.dayOff == dayOff }.compactMap(values)
+            return same.count >= Self.fewestNights ? same : nights.compactMap(values)
+        }
+        let bedtimes = pick(\.start), wakeUps = pick(\.end)
+        if bedtimes.count >= Self.fewestNights, Self.regular(bedtimes) {
+            bedtime = Self.quantile(bedtimes, Self.share)
+        } else {
+            (bedtime, bedtimeMargin) = (Self.usual.bedtime, Self.usual.bedtimeMargin)
+        }
+        if wakeUps.count >= Self.fewestNights, Self.regular(wakeUps) {
+            wakeUp = Self.quantile(wakeUps, 1 - Self.share)
+        } else {
+            (wakeUp, wakeUpMargin) = (Self.usual.wakeUp, Self.usual.wakeUpMargin)
+        }
+    }
+
+    /// Hours that vary more than this between nights (the middle half of them) are no habit
+    /// (rotating shifts): the usual ones hold then.
+    static let widestSpread = 150.0
+
+    static func regular(_ values: [Double]) -> Bool {
+        quantile(values, 0.75) - quantile(values, 0.25) <= widestSpread
+    }
+
+    static func quantile(_ values: [Double], _ share: Double) -> Double {
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * share).rounded()))]
+    }
+}

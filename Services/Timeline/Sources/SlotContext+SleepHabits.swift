@@ -1,0 +1,66 @@
+/// A night at home the phone shows no end of (a still evening, a still morning) begins at the
+/// person's usual bedtime and ends at their usual time of getting up (`SleepHabits`): the
+/// quarter hours of a night's stillness before the one, or after the other, are not the rest.
+extension SlotContext {
+    /// A night broken by a walk (the bathroom) has pieces shorter than this (minutes) next to its rest.
+    static let nightPiece = 240.0
+
+    /// The nights at home in `contexts`: each rest through the small hours (`isNightRest`) with
+    /// the shorter rests at home next to it (a night broken by a walk is one).
+    static func nights(_ contexts: [SlotContext], _ spans: [SlotSpan]) -> [ClosedRange<Int>] {
+        func resting(_ index: Int) -> Bool {
+            contexts.indices.contains(index) && !spans[index].slot.isGap && contexts[index].isSleep && contexts[index].kind == .home
+                && (contexts[index].isNightRest || contexts[index].stillMinutes < nightPiece)
+        }
+        func walk(_ index: Int) -> Bool {
+            contexts.indices.contains(index) && !contexts[index].isStay && !spans[index].slot.isGap && spans[index].duration < tripOut
+        }
+        var nights: [ClosedRange<Int>] = []
+        for index in contexts.indices where contexts[index].isNightRest && !(nights.last?.contains(index) ?? false) {
+            var first = index, last = index
+            while resting(first - 1) || (walk(first - 1) && resting(first - 2)) { first -= resting(first - 1) ? 1 : 2 }
+            while resting(last + 1) || (walk(last + 1) && resting(last + 2)) { last += resting(last + 1) ? 1 : 2 }
+            nights.append(first...last)
+        }
+        return nights
+    }
+
+    /// A night as seen: its start when movement comes before it, its end when movement ends it.
+    static func seen(_ night: ClosedRange<Int>, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> SleepHabits.Night {
+        let first = night.lowerBound, last = night.upperBound
+        var seen = SleepHabits.Night(dayOff: contexts[last].weekday >= 5)
+        if first > 0, !spans[first - 1].slot.isGap, !contexts[first - 1].isStay || spans[first - 1].slot.endsMoving == true {
+            let start = contexts[first].stillStart
+            seen.start = start < Double(NightSplit.earliestWakeUp * 60) ? start + 1440 : start
+        }
+        if last + 1 < contexts.count, !spans[last + 1].slot.isGap, spans[last].slot.endsMoving == true || !contexts[last + 1].isStay {
+            seen.end = (contexts[last].startMinute + contexts[last].minutes).truncatingRemainder(dividingBy: 1440)
+        }
+        return seen
+    }
+
+    /// Marks as awake the quarter hours of each night before the usual bedtime, when the
+    /// stillness began well before it, and after the usual time of getting up, when it ends well
+    /// after it (not with the data: the person may still be asleep). Well: by the habits' margins.
+    static func markSleepHabits(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
+        let nights = nights(contexts, spans)
+        let nightsSeen = nights.map { seen($0, contexts, spans) }
+        let habits = [false, true].map { SleepHabits(nightsSeen, dayOff: $0) }
+        for night in nights {
+            let first = night.lowerBound, last = night.upperBound, start = contexts[first].stillStart
+            let usual = habits[contexts[last].weekday >= 5 ? 1 : 0]
+            let bedtime = (usual.bedtime / 15).rounded() * 15, wakeUp = (usual.wakeUp / 15).rounded() * 15
+            let evening = start < Double(NightSplit.earliestWakeUp * 60) ? start + 1440 : start
+            let ending = (contexts[last].startMinute + contexts[last].minutes).truncatingRemainder(dividingBy: 1440)
+            for member in night where contexts[member].isStay {
+                let offset = Double(spans[member].start - spans[first].start) / 60_000
+                let beforeBed = contexts[member].stillFirst == first && bedtime - evening >= usual.bedtimeMargin
+                    && evening + offset + contexts[member].minutes <= bedtime + 1
+                let risen = (wakeUp - 1..<wakeUp + 720).contains(contexts[member].startMinute)
+                let afterRising = contexts[member].stillFirst == contexts[last].stillFirst && offset >= Double(NightSplit.rest / 60_000)
+                    && risen && ending - wakeUp >= usual.wakeUpMargin && last + 1 < contexts.count
+                if beforeBed || afterRising { (contexts[member].isSleep, contexts[member].isNightRest, contexts[member].isUp) = (false, false, true) }
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+@testable import GuardianTimeline
+import Testing
+
+/// A phone charged overnight shows when the night began and ended, though it lies still on a table.
+extension PersonDrawnSlotsTests {
+    /// A first day: home at 16:00, the phone on a table until 07:30 the next morning.
+    func stillEvening() -> OfflineTimeline.DeviceEvents {
+        device([
+            (.stationary, home, 420), (.walking, home, 2), (.automotive, home, 25), (.walking, office, 3), (.stationary, office, 480),
+            (.walking, office, 3), (.automotive, office, 25), (.walking, home, 2), (.stationary, home, 930), (.walking, home, 2), (.stationary, home, 60),
+        ])
+    }
+
+    @Test("an evening at home followed by charging at 23:00 is free time, then sleep until the phone comes off the charger at 07:00")
+    func overnightCharge() throws {
+        var events = stillEvening()
+        events.charges = [
+            ChargeEvent(timestamp: utc("2026-11-18 12:00:00"), charging: false), ChargeEvent(timestamp: utc("2026-11-18 23:00:00"), charging: true),
+            ChargeEvent(timestamp: utc("2026-11-19 02:00:00"), charging: true), ChargeEvent(timestamp: utc("2026-11-19 07:00:00"), charging: false),
+        ]
+        let days = try OfflineTimeline.days(events, timeZone: zone)
+        let evening = try slot(at: "2026-11-18 21:00:00", in: days)
+        #expect(evening.category == .leisure && evening.end == utc("2026-11-18 23:00:00"))
+        let night = try slot(at: "2026-11-19 03:00:00", in: days)
+        #expect(night.category == .sleep && night.end == utc("2026-11-19 07:00:00"))
+        #expect(try slot(at: "2026-11-19 07:10:00", in: days).category != .sleep)
+
+        // Without the charger the night begins at 22:00 and lasts until the walk at 07:30.
+        let uncharged = try OfflineTimeline.days(stillEvening(), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 21:00:00", in: uncharged).end == utc("2026-11-18 22:00:00"))
+        #expect(try slot(at: "2026-11-19 07:10:00", in: uncharged).category == .sleep)
+    }
+
+    @Test("generating step by step with charge events equals a full rebuild")
+    func incrementalWithCharges() throws {
+        let events = stillEvening()
+        let charges = [ChargeEvent(timestamp: utc("2026-11-18 23:00:00"), charging: true), ChargeEvent(timestamp: utc("2026-11-19 07:00:00"), charging: false)]
+        let generator = TimelineGenerator(timeZone: zone)
+        var state = TimelineState()
+        var instant = utc("2026-11-18 00:00:00")
+        let end = events.motion.last!.timestamp
+        while instant < end {
+            instant = min(instant + 97 * minute, end)
+            let known = charges.filter { $0.timestamp <= instant }
+            let motion = events.motion.filter { $0.timestamp <= instant && $0.timestamp >= (state.resumeFrom ?? .min) }
+            let fixes = events.locations.filter { $0.timestamp <= instant }
+            let full = generator.rebuild(motion: events.motion.filter { $0.timestamp <= instant }, locations: fixes, charges: known, until: instant).state
+            state = generator.update(state, motion: motion, locations: fixes, charges: known, until: instant)?.state ?? full
+            #expect(state.slots == full.slots)
+        }
+        #expect(state.slots.contains { $0.start == utc("2026-11-18 23:00:00") })
+    }
+}

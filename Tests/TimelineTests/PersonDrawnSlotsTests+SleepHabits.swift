@@ -1,0 +1,48 @@
+import Foundation
+@testable import GuardianTimeline
+import Testing
+
+/// A person's own bedtime and time of getting up, learned from the nights their phone shows.
+extension PersonDrawnSlotsTests {
+    /// Six days seen: up at 07:00, a walk at 19:00, to bed at 23:30. Then an evening with the
+    /// phone on a table from 19:02 until 11:00 the next morning.
+    func regularNights() -> OfflineTimeline.DeviceEvents {
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420)]
+        for _ in 0..<6 {
+            pieces += [(.walking, home, 2), (.stationary, home, 718), (.walking, home, 2), (.stationary, home, 268), (.walking, home, 2), (.stationary, home, 448)]
+        }
+        pieces += [(.walking, home, 2), (.stationary, home, 718), (.walking, home, 2), (.stationary, home, 958), (.walking, home, 2), (.stationary, home, 120)]
+        return device(pieces)
+    }
+
+    @Test("a still evening and morning at home end at the person's usual bedtime (23:30) and time of getting up (07:00), learned from earlier nights")
+    func learnedBedtime() throws {
+        let days = try OfflineTimeline.days(regularNights(), timeZone: zone)
+        let evening = try slot(at: "2026-11-24 22:30:00", in: days)
+        #expect(evening.category != .sleep)
+        #expect(evening.end == utc("2026-11-24 23:30:00"))
+        #expect(try slot(at: "2026-11-24 23:45:00", in: days).category == .sleep)
+        let night = try slot(at: "2026-11-25 03:00:00", in: days)
+        #expect(night.category == .sleep && night.end == utc("2026-11-25 07:00:00"))
+        #expect(try slot(at: "2026-11-25 08:00:00", in: days).category != .sleep)
+        // The nights the phone showed stay as they were: to bed at 23:32.
+        #expect(try slot(at: "2026-11-20 23:31:00", in: days).category != .sleep)
+        #expect(try slot(at: "2026-11-20 23:40:00", in: days).category == .sleep)
+    }
+
+    @Test("hours are learned per kind of day once three nights are seen, from all nights before; irregular hours are no habit")
+    func habits() {
+        func night(_ start: Double?, _ end: Double?, dayOff: Bool = false) -> SleepHabits.Night { SleepHabits.Night(start: start, end: end, dayOff: dayOff) }
+        let twoNights = SleepHabits([night(1410, 420), night(1400, 430)], dayOff: false)
+        #expect(twoNights == .usual)
+        let seen = [night(1410, 420), night(1300, 500), night(1400, 430), night(1380, 600), night(1420, 410), night(1440, 540, dayOff: true)]
+        let workdays = SleepHabits(seen, dayOff: false)
+        // A late one of the bedtimes seen, an early one of the times of getting up.
+        #expect(workdays.bedtime == 1420 && workdays.wakeUp == 410 && workdays.bedtimeMargin == SleepHabits.learnedMargin)
+        // One night before a day off: that kind takes every night's hours.
+        #expect(SleepHabits(seen, dayOff: true) == SleepHabits(bedtime: 1440, wakeUp: 410))
+        // Rotating shifts: up at 05:00, 08:30 or 14:00 by the week.
+        let rotating = [night(1290, 300), night(1280, 310), night(1410, 510), night(1400, 520), night(190, 840), night(200, 850)]
+        #expect(SleepHabits(rotating, dayOff: false).wakeUp == SleepHabits.usual.wakeUp)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+@testable import GuardianTimeline
+import Testing
+
+/// Work at home: a weekday's working hours at home, for someone with no place of work elsewhere.
+extension PersonDrawnSlotsTests {
+    /// Wednesday at home with the phone on a table from 07:02 to 17:02 (or out for a walk from
+    /// 09:40 to 10:50), the evening at home, in bed at 22:06.
+    func dayAtHome(walkOut: Bool) -> OfflineTimeline.DeviceEvents {
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420), (.walking, home, 2)]
+        pieces += walkOut ? [(.stationary, home, 158), (.walking, home, 70), (.stationary, home, 372)] : [(.stationary, home, 600)]
+        pieces += [(.walking, home, 2), (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 540)]
+        return device(pieces)
+    }
+
+    @Test("a first weekday at home through working hours is work from 09:00, the evening free time; a morning out makes it a day off")
+    func workAtHome() throws {
+        let days = try OfflineTimeline.days(dayAtHome(walkOut: false), timeZone: zone)
+        let work = try slot(at: "2026-11-18 10:00:00", in: days)
+        #expect(work.category == .work)
+        #expect(work.start == utc("2026-11-18 09:00:00"))
+        #expect(try slot(at: "2026-11-18 15:00:00", in: days).category == .work)
+        #expect(try slot(at: "2026-11-18 08:00:00", in: days).category == .leisure)
+        #expect(try slot(at: "2026-11-18 19:00:00", in: days).category == .leisure)
+        #expect(try slot(at: "2026-11-19 03:00:00", in: days).category == .sleep)
+
+        let dayOff = try OfflineTimeline.days(dayAtHome(walkOut: true), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 15:00:00", in: dayOff).category == .leisure)
+        #expect(!dayOff.flatMap(\.slots).contains { $0.category == .work })
+    }
+
+    @Test("with a place of work away from home, a day at home is no work")
+    func dayOffWithAnOffice() throws {
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420), (.walking, home, 2)]
+        pieces += [(.automotive, home, 25), (.walking, office, 3), (.stationary, office, 540), (.walking, office, 3), (.automotive, office, 25)]
+        pieces += [(.walking, home, 2), (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 560)]
+        // Thursday at home all day, the phone on a table.
+        pieces += [(.walking, home, 2), (.stationary, home, 600), (.walking, home, 2), (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 540)]
+        let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 12:00:00", in: days).category == .work)
+        #expect(try slot(at: "2026-11-19 12:00:00", in: days).category == .leisure)
+    }
+}
