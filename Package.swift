@@ -132,11 +132,14 @@ let package = Package(
         .executableTarget(
             name: "notifier", dependencies: ["GuardianNotifier"],
             path: "Services/Notifier/Main", swiftSettings: strict),
-        .executableTarget(
-            name: "guardian", dependencies: [
+        .target(
+            name: "GuardianCLI", dependencies: [
                 "GuardianShared", "GuardianPredictor", "GuardianTimeline", "GuardianTimelineEvaluation", "GuardianCommandRouter", "BrokerAccess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ], path: "Services/CLI", swiftSettings: strict),
+            ], path: "Services/CLI/Sources", swiftSettings: strict),
+        .executableTarget(
+            name: "guardian", dependencies: ["GuardianCLI"],
+            path: "Services/CLI/Main", swiftSettings: strict),
 
         // Test and benchmark support: a real mosquitto on a free loopback port.
         .target(name: "CSpawn", path: "Tests/CSpawn"),
