@@ -40,7 +40,8 @@ demo: build
 	@GUARDIAN_BIN="$$($(SWIFT) build -c $(CONFIG) --show-bin-path)" scripts/demo.sh
 
 ## Benchmarks (release build): figures and ratios against baselines measured in the same run.
-## Built as the Docker image ships them (static Swift runtime), so memory figures are the product's.
+## Built as the Docker image ships them (static Swift runtime), so memory figures are the product's;
+## last, the release image's size (podman; skipped where podman cannot build).
 ## Installs what it compares against (XGBoost from PyPI) and fails if a comparison cannot run.
 bench:
 	@scripts/install-deps.sh --bench
@@ -49,6 +50,8 @@ bench:
 	  TMPDIR="$$tmp" "$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)/guardian-bench"
 	@echo "== timeline on labelled held-out days (guardian timeline evaluate) =="
 	@"$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)/guardian" timeline evaluate
+	@echo "== the release image's size against the 200 MB goal (scripts/image-size.sh, podman) =="
+	@scripts/image-size.sh "$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)"
 
 compose-check:
 	@scripts/check-compose.sh

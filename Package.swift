@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "guardian-mcp", targets: ["guardian-mcp"]),
         .executable(name: "console", targets: ["console"]),
         .executable(name: "guardian", targets: ["guardian"]),
+        .executable(name: "guardian-all", targets: ["guardian-all"]),
         .executable(name: "guardian-bench", targets: ["guardian-bench"]),
         .library(name: "MQTT", targets: ["MQTT"]),
         .library(name: "GuardianShared", targets: ["GuardianShared"]),
@@ -134,11 +135,20 @@ let package = Package(
         .executableTarget(
             name: "notifier", dependencies: ["GuardianNotifier"],
             path: "Services/Notifier/Main", swiftSettings: strict),
-        .executableTarget(
-            name: "guardian", dependencies: [
+        .target(
+            name: "GuardianCLI", dependencies: [
                 "GuardianShared", "GuardianPredictor", "GuardianTimeline", "GuardianTimelineEvaluation", "GuardianCommandRouter", "BrokerAccess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ], path: "Services/CLI", swiftSettings: strict),
+            ], path: "Services/CLI/Sources", swiftSettings: strict),
+        .executableTarget(
+            name: "guardian", dependencies: ["GuardianCLI"],
+            path: "Services/CLI/Main", swiftSettings: strict),
+        // The nine programs above in one executable, picked by the name it is run as: what the image ships.
+        .executableTarget(
+            name: "guardian-all", dependencies: [
+                "GuardianIngest", "GuardianGeofence", "GuardianPredictor", "GuardianTimeline", "GuardianCommandRouter", "GuardianNotifier",
+                "GuardianConsole", "GuardianMCP", "GuardianCLI",
+            ], path: "Services/All", swiftSettings: strict),
 
         // Test and benchmark support: a real mosquitto on a free loopback port.
         .target(name: "CSpawn", path: "Tests/CSpawn"),

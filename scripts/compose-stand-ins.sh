@@ -58,13 +58,16 @@ recipe() {
   esac
 }
 
-# As Docker's debian:*-slim: no manuals, documentation (but the copyrights) or translations.
+# As Docker's debian images: /usr merged by mmdebstrap's hook (usr-is-merged, not the usrmerge
+# package, which would bring perl); as their -slim: no manuals, documentation (but the copyrights)
+# or translations.
+merged_usr=--hook-dir=/usr/share/mmdebstrap/hooks/merged-usr
 slim='find "$1"/usr/share/doc -type f ! -name copyright -delete
   rm -rf "$1"/usr/share/man/* "$1"/usr/share/info/* "$1"/usr/share/locale/* "$1"/usr/share/lintian/*'
 
 for image in docker.io/library/debian:bookworm-slim docker.io/library/eclipse-mosquitto:2.0 docker.io/library/nginx:1.27-alpine; do
   recipe "$image"
-  hash="$( { echo "$slim"; echo "$packages"; echo "$customize"; printf '%s\n' "${changes[@]}"; } | sha256sum | cut -c1-16)"
+  hash="$( { echo "$merged_usr"; echo "$slim"; echo "$packages"; echo "$customize"; printf '%s\n' "${changes[@]}"; } | sha256sum | cut -c1-16)"
   old=""
   if podman image exists "$image"; then
     old="$(podman image inspect --format '{{.Id}}' "$image")"
@@ -79,7 +82,7 @@ for image in docker.io/library/debian:bookworm-slim docker.io/library/eclipse-mo
   echo "image $image: cannot be pulled ($(tail -1 "$work/pull.err" | cut -c1-100)); making a STAND-IN from Debian bookworm"
   include=()
   [ -n "$packages" ] && include=(--include="$packages")
-  mmdebstrap --quiet --variant=minbase "${include[@]}" --customize-hook="$customize" --customize-hook="$slim" \
+  mmdebstrap --quiet --variant=minbase "$merged_usr" "${include[@]}" --customize-hook="$customize" --customize-hook="$slim" \
     bookworm "$work/rootfs.tar" 2>"$work/mmdebstrap.err" || { cat "$work/mmdebstrap.err" >&2; exit 1; }
   change_args=(--change "LABEL guardian.stand-in=$hash")
   for c in "${changes[@]}"; do change_args+=(--change "$c"); done

@@ -2,9 +2,10 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// The body of every service's `main.swift`: read the environment, build the service, run it in a
-/// `ServiceGroup` that shuts down gracefully on SIGTERM and SIGINT. A store that cannot be opened
-/// (at start) or written (while running) stops the process with status 74 (see `StorageFailure`).
+/// The body of every service's `main()` (its executable's and `guardian-all`'s): read the
+/// environment, build the service, run it in a `ServiceGroup` that shuts down gracefully on SIGTERM
+/// and SIGINT. A store that cannot be opened (at start) or written (while running) stops the process
+/// with status 74 (see `StorageFailure`).
 public enum ServiceMain {
     public static func run(name: String, makeService: (GuardianConfig, Logger) throws -> any Service) async -> Never {
         var logger = Logger(label: "guardian.\(name)")

@@ -1,4 +1,3 @@
 import GuardianCommandRouter
-import GuardianShared
 
-await ServiceMain.run(name: CommandRouterService.name) { config, logger in try CommandRouterService(config: config, logger: logger) }
+await CommandRouterService.main()

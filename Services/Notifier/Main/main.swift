@@ -1,4 +1,3 @@
 import GuardianNotifier
-import GuardianShared
 
-await ServiceMain.run(name: NotifierService.name) { config, logger in try NotifierService(config: config, logger: logger) }
+await NotifierService.main()

@@ -1,4 +1,3 @@
 import GuardianPredictor
-import GuardianShared
 
-await ServiceMain.run(name: PredictorService.name) { config, logger in try PredictorService(config: config, logger: logger) }
+await PredictorService.main()

@@ -1,11 +1,12 @@
 import ArgumentParser
 
 /// `guardian`: the operator's front door to a running Guardian.
-@main
-struct GuardianCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct GuardianCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "guardian",
         abstract: "Work with a running Guardian over its MQTT bus.",
         discussion: "Connection settings come from GUARDIAN_MQTT_URL, GUARDIAN_MQTT_USERNAME (default guardian-cli) and GUARDIAN_MQTT_PASSWORD.",
         subcommands: [TailCommand.self, ZonesCommand.self, ModelCommand.self, PredictCommand.self, TimelineCommand.self, CommandCommand.self, FamilyCommand.self, StatusCommand.self, SimulateCommand.self, HealthCommand.self, ForgetCommand.self, ExportCommand.self, DevicesCommand.self, BrokerCommand.self, VersionCommand.self])
+
+    public init() {}
 }

@@ -1,0 +1,3 @@
+import GuardianCLI
+
+await GuardianCommand.main(arguments: nil)
