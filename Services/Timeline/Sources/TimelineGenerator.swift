@@ -86,6 +86,7 @@ public struct TimelineGenerator: Sendable {
         var edited: [Int64: TimeSlot] = [:]
         for slot in edits where slot.edited { edited[slot.start] = slot }
         let split = NightSplit(days: timeZone.map(LocalDays.init)), hours = WorkingHours(days: timeZone.map(LocalDays.init))
+        let meals = MealEnd(days: timeZone.map(LocalDays.init))
         var slots: [TimeSlot] = []
         slots.reserveCapacity(spans.count)
         for span in spans {
@@ -97,6 +98,10 @@ public struct TimelineGenerator: Sendable {
             var cuts = split.cuts(events[span.first...span.last], start: span.start, end: span.end, signs: signs)
             let bounds = ([span.start] + cuts.map(\.at) + [span.end]).sorted()
             for (from, to) in zip(bounds, bounds.dropFirst()) { cuts += hours.cuts(start: from, end: to).map { ($0, nil) } }
+            if slot.endsMoving == true, let last = cuts.map(\.at).max() ?? Optional(span.start),
+               let meal = meals.cut(start: last, end: span.end) {
+                cuts.append((meal, nil))
+            }
             for cut in cuts.sorted(by: { $0.at < $1.at }) {
                 var piece = slot
                 piece.endsMoving = cut.endsMoving
