@@ -47,6 +47,8 @@ struct SlotContext: Sendable, Hashable {
     static let longJourney = 100_000.0
     /// For a stay at home: working hours on a day of work at home (`markWorkAtHome`).
     var isWorkAtHome = false
+    /// For a walk: walking about one place (`WalkingAbout`).
+    var isAboutOnePlace = false
 
     struct Neighbour: Sendable, Hashable {
         var activity: MotionActivity
@@ -64,7 +66,8 @@ struct SlotContext: Sendable, Hashable {
             let stay = span.slot.activity == .stationary
             return SlotContext(
                 activity: span.slot.activity, minutes: observation.minutes, startMinute: observation.minuteOfDay, weekday: observation.weekday,
-                kind: stay ? places.kind(of: span.slot.location) : .unknown, place: stay ? places.place(of: span.slot.location) : nil)
+                kind: stay ? places.kind(of: span.slot.location) : .unknown, place: stay ? places.place(of: span.slot.location) : nil,
+                isAboutOnePlace: span.slot.aboutOnePlace == true)
         }
         markStillness(&contexts, spans)
         markRests(&contexts, spans)

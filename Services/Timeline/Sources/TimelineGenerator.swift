@@ -92,7 +92,7 @@ public struct TimelineGenerator: Sendable {
         for span in spans {
             var slot = Self.slot(span, events: events)
             guard slot.activity == .stationary else {
-                slots.append(slot)
+                slots += Self.walkingAbout(slot, span: span, events: events)
                 continue
             }
             var cuts = split.cuts(events[span.first...span.last], start: span.start, end: span.end, signs: signs)
@@ -111,6 +111,17 @@ public struct TimelineGenerator: Sendable {
             slots.append(slot)
         }
         return slots.edited(by: edited)
+    }
+
+    /// A walk's slot, split around walking about one place (`WalkingAbout`); other slots whole.
+    static func walkingAbout(_ slot: TimeSlot, span: Span, events: [AnnotatedEvent]) -> [TimeSlot] {
+        guard slot.activity == .walking, let about = WalkingAbout.stretch(events[span.first...span.last], start: span.start, end: span.end)
+        else { return [slot] }
+        var middle = slot
+        (middle.start, middle.location, middle.aboutOnePlace) = (about.range.lowerBound, about.place ?? slot.location, true)
+        var after = slot
+        after.start = about.range.upperBound
+        return (about.range.lowerBound > span.start ? [slot] : []) + [middle] + (about.range.upperBound < span.end ? [after] : [])
     }
 
     /// The slot of a span: its top activity, the place where it spent most time.
