@@ -12,8 +12,9 @@ extension SlotContext {
             // A long ride from home back home is a ride out; otherwise it gets somewhere.
             minutes >= 40 && placeBefore != nil && placeBefore == placeAfter ? (.exercise, 0.8) : (.commute, 0.8)
         case .walking:
-            if minutes < 15 && [previous, next].contains(where: { $0?.activity == .running }) { (.exercise, 0.7) }  // warming up, cooling down
-            else if minutes < 30 { (.commute, 0.8) } else if isMorning { (.shopping, 0.6) } else { (.leisure, 0.7) }
+            if isAboutOnePlace { (.shopping, 0.7) }  // the aisles of a shop
+            else if minutes < 15 && [previous, next].contains(where: { $0?.activity == .running }) { (.exercise, 0.7) }  // warming up, cooling down
+            else if minutes < 30 { (.commute, 0.8) } else { (.leisure, 0.7) }  // a walk
         case .unknown: nil
         }
     }
@@ -51,6 +52,5 @@ extension SlotContext {
 
     var localMiddle: Double { middle.truncatingRemainder(dividingBy: 1440) }
     var isNight: Bool { localMiddle < 5 * 60 }
-    var isMorning: Bool { (9 * 60...13 * 60).contains(startMinute) }
     var isMidday: Bool { (11 * 60...14 * 60 + 30).contains(localMiddle) }
 }

@@ -47,6 +47,8 @@ struct SlotContext: Sendable, Hashable {
     static let longJourney = 100_000.0
     /// For a stay at home: working hours on a day of work at home (`markWorkAtHome`).
     var isWorkAtHome = false
+    /// For a walk: walking about one place (`WalkingAbout`).
+    var isAboutOnePlace = false
 
     struct Neighbour: Sendable, Hashable {
         var activity: MotionActivity
@@ -64,7 +66,8 @@ struct SlotContext: Sendable, Hashable {
             let stay = span.slot.activity == .stationary
             return SlotContext(
                 activity: span.slot.activity, minutes: observation.minutes, startMinute: observation.minuteOfDay, weekday: observation.weekday,
-                kind: stay ? places.kind(of: span.slot.location) : .unknown, place: stay ? places.place(of: span.slot.location) : nil)
+                kind: stay ? places.kind(of: span.slot.location) : .unknown, place: stay ? places.place(of: span.slot.location) : nil,
+                isAboutOnePlace: span.slot.aboutOnePlace == true)
         }
         markStillness(&contexts, spans)
         markRests(&contexts, spans)
@@ -155,9 +158,17 @@ struct SlotContext: Sendable, Hashable {
             }
             if contexts[first].kind == .home {
                 for meal in meals {
-                    let candidates = (first...last).filter { (20...55).contains(contexts[$0].minutes) && meal.window.contains(contexts[$0].localMiddle) }
+                    // A meal ends its stillness: one begun by getting up before one only cut off before
+                    // getting up (`MealEnd`), which is no meal when the person gets up to go to bed.
+                    func begunMoving(_ index: Int) -> Bool { index == first || spans[index - 1].slot.endsMoving == true }
+                    let candidates = (first...last).filter {
+                        (20...55).contains(contexts[$0].minutes) && meal.window.contains(contexts[$0].localMiddle)
+                            && ($0 == contexts.count - 1 || contexts[$0 + 1].stillFirst != contexts[$0].stillFirst)
+                            && (begunMoving($0) || $0 == contexts.count - 1 || !contexts[$0 + 1].isSleep)
+                    }
+                    func key(_ index: Int) -> (Int, Double) { (begunMoving(index) ? 0 : 1, abs(contexts[index].startMinute - meal.centre)) }
                     for sameDay in Dictionary(grouping: candidates, by: { days.name(of: spans[$0].start) }).values {
-                        let best = sameDay.min { abs(contexts[$0].startMinute - meal.centre) < abs(contexts[$1].startMinute - meal.centre) }!
+                        let best = sameDay.min { key($0) < key($1) }!
                         contexts[best].isMealTime = true
                     }
                 }

@@ -86,17 +86,22 @@ public struct TimelineGenerator: Sendable {
         var edited: [Int64: TimeSlot] = [:]
         for slot in edits where slot.edited { edited[slot.start] = slot }
         let split = NightSplit(days: timeZone.map(LocalDays.init)), hours = WorkingHours(days: timeZone.map(LocalDays.init))
+        let meals = MealEnd(days: timeZone.map(LocalDays.init))
         var slots: [TimeSlot] = []
         slots.reserveCapacity(spans.count)
         for span in spans {
             var slot = Self.slot(span, events: events)
             guard slot.activity == .stationary else {
-                slots.append(slot)
+                slots += Self.walkingAbout(slot, span: span, events: events)
                 continue
             }
             var cuts = split.cuts(events[span.first...span.last], start: span.start, end: span.end, signs: signs)
             let bounds = ([span.start] + cuts.map(\.at) + [span.end]).sorted()
             for (from, to) in zip(bounds, bounds.dropFirst()) { cuts += hours.cuts(start: from, end: to).map { ($0, nil) } }
+            if slot.endsMoving == true, let last = cuts.map(\.at).max() ?? Optional(span.start),
+               let meal = meals.cut(start: last, end: span.end) {
+                cuts.append((meal, nil))
+            }
             for cut in cuts.sorted(by: { $0.at < $1.at }) {
                 var piece = slot
                 piece.endsMoving = cut.endsMoving
@@ -106,6 +111,17 @@ public struct TimelineGenerator: Sendable {
             slots.append(slot)
         }
         return slots.edited(by: edited)
+    }
+
+    /// A walk's slot, split around walking about one place (`WalkingAbout`); other slots whole.
+    static func walkingAbout(_ slot: TimeSlot, span: Span, events: [AnnotatedEvent]) -> [TimeSlot] {
+        guard slot.activity == .walking, let about = WalkingAbout.stretch(events[span.first...span.last], start: span.start, end: span.end)
+        else { return [slot] }
+        var middle = slot
+        (middle.start, middle.location, middle.aboutOnePlace) = (about.range.lowerBound, about.place ?? slot.location, true)
+        var after = slot
+        after.start = about.range.upperBound
+        return (about.range.lowerBound > span.start ? [slot] : []) + [middle] + (about.range.upperBound < span.end ? [after] : [])
     }
 
     /// The slot of a span: its top activity, the place where it spent most time.

@@ -1,0 +1,37 @@
+/// Where a walk splits around walking about one place: stopping now and then with no new fix
+/// between the first stop and the last (the aisles of a shop, a market), apart from the walk
+/// there and the walk back, which go somewhere.
+enum WalkingAbout {
+    /// At least this many stops, from the first to the last at least `shortest` apart.
+    static let fewestStops = 3
+    static let shortest: Int64 = 10 * 60_000
+    /// The walk there and back are split off only when at least this long (shorter, they stay part of it).
+    static let shortestWalk: Int64 = 3 * 60_000
+
+    /// The stretch of a walk's `events` from `start` to `end` spent walking about one place, and the place.
+    static func stretch(_ events: ArraySlice<AnnotatedEvent>, start: Int64, end: Int64) -> (range: Range<Int64>, place: GeoPoint?)? {
+        var stops: [(range: Range<Int64>, place: GeoPoint?)] = []
+        for event in events where event.activity == .stationary {
+            if let last = stops.last, last.range.upperBound == event.start, last.place == event.location {
+                stops[stops.count - 1].range = last.range.lowerBound..<event.end
+            } else {
+                stops.append((event.start..<event.end, event.location))
+            }
+        }
+        var best: (range: Range<Int64>, place: GeoPoint?)?
+        var first = 0
+        while first < stops.count {
+            var last = first
+            while last + 1 < stops.count, stops[last + 1].place == stops[first].place { last += 1 }
+            let range = stops[first].range.lowerBound..<stops[last].range.upperBound
+            if last - first + 1 >= fewestStops, range.count >= shortest, range.count > best?.range.count ?? 0 {
+                best = (range, stops[first].place)
+            }
+            first = last + 1
+        }
+        guard var best else { return nil }
+        if best.range.lowerBound - start < shortestWalk { best.range = start..<best.range.upperBound }
+        if end - best.range.upperBound < shortestWalk { best.range = best.range.lowerBound..<end }
+        return best
+    }
+}

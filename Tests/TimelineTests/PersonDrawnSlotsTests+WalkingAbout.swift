@@ -1,0 +1,40 @@
+import Foundation
+@testable import GuardianTimeline
+import Testing
+
+/// Walking about one place (a shop's aisles) apart from the walk there and back; a long walk is a walk.
+extension PersonDrawnSlotsTests {
+    /// Wednesday at home until 10:02, ten minutes' walk to a shop, eight stops along its aisles
+    /// (no new fix) until 10:36, ten minutes' walk home.
+    func tripToTheShop() -> OfflineTimeline.DeviceEvents {
+        let shop = GeoPoint(lat: 52.5200 + 700 / 111_195.0, lon: 13.4050)
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420), (.walking, home, 2), (.stationary, home, 180), (.walking, home, 10)]
+        for _ in 0..<8 { pieces += [(.walking, shop, 2), (.stationary, shop, 1)] }
+        pieces += [(.walking, shop, 10), (.stationary, home, 600)]
+        return device(pieces)
+    }
+
+    @Test("a trip to the shop is the walk there, shopping from the first stop to the last, and the walk back")
+    func shopAisles() throws {
+        let days = try OfflineTimeline.days(tripToTheShop(), timeZone: zone)
+        let shopping = try slot(at: "2026-11-18 10:20:00", in: days)
+        #expect(shopping.category == .shopping)
+        #expect(shopping.start == utc("2026-11-18 10:14:00"))
+        #expect(shopping.end == utc("2026-11-18 10:36:00"))
+        #expect(try slot(at: "2026-11-18 10:05:00", in: days).category == .commute)
+        #expect(try slot(at: "2026-11-18 10:40:00", in: days).category == .commute)
+    }
+
+    @Test("a long morning walk with a few stops on the way is a walk, not shopping")
+    func morningWalk() throws {
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420), (.walking, home, 2), (.stationary, home, 120)]
+        for leg in 0..<10 {
+            let point = GeoPoint(lat: 52.5200 + Double(leg) * 600 / 111_195.0, lon: 13.4050)
+            pieces += [(.walking, point, 6), (.stationary, point, 1)]
+        }
+        pieces += [(.stationary, home, 600)]
+        let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 09:30:00", in: days).category == .leisure)
+        #expect(!days.flatMap(\.slots).contains { $0.category == .shopping })
+    }
+}
