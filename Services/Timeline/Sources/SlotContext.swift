@@ -194,7 +194,8 @@ struct SlotContext: Sendable, Hashable {
     static let longRest = 300.0
 
     /// Marks the rests at home, whenever they happen, then the pieces of a rest broken by a walk:
-    /// long ones next to it, ones in the small hours, and a long one after it in the morning.
+    /// long ones next to it, ones in the small hours, and a long one after it in the morning; last
+    /// the naps before a night away (`markNapsBeforeNights`).
     static func markRests(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
         func atHome(_ index: Int) -> Bool {
             contexts.indices.contains(index) && contexts[index].isStay && contexts[index].kind == .home && !spans[index].slot.isGap
@@ -240,6 +241,7 @@ struct SlotContext: Sendable, Hashable {
         markSleepHabits(&contexts, spans)
         for index in contexts.indices where !rests[index] && !contexts[index].isUp { contexts[index].isSleep = false }
         markNextToRests(&contexts, spans)
+        markNapsBeforeNights(&contexts, spans)
     }
 
     /// Marks the stays at home next to a rest that belong to it (judged as whole stillnesses: a

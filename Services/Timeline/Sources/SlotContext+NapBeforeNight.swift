@@ -1,0 +1,43 @@
+/// A nap before a night away: a stillness at home of a rest's length begun in the afternoon (a
+/// still day from the morning is a day on the sofa) and ended that evening (within `napToNight`)
+/// before leaving home for a stay elsewhere through the small hours that is no rest there (a
+/// night shift), is sleep: someone up all night lies down the afternoon before.
+extension SlotContext {
+    /// The afternoon, local minutes after midnight.
+    static let afternoon = 12.0 * 60..<18.0 * 60
+    /// From the nap's end to leaving home for the night, at most this many minutes.
+    static let napToNight = 360.0
+
+    /// Marks as rests the stillnesses at home before a night awake away from home.
+    static func markNapsBeforeNights(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
+        func awayAllNight(_ first: Int) -> Bool {
+            guard contexts[first].isStay, contexts[first].kind != .home, let place = contexts[first].place else { return false }
+            var last = first
+            // The stays there, and the walks about it between them.
+            func there(_ index: Int) -> Bool { index < contexts.count && contexts[index].isStay && contexts[index].place == place && !spans[index].slot.isGap }
+            func about(_ index: Int) -> Bool { index < contexts.count && !contexts[index].isStay && !spans[index].slot.isGap && spans[index].duration < tripOut }
+            while there(last + 1) || (about(last + 1) && there(last + 2)) { last += there(last + 1) ? 1 : 2 }
+            guard !contexts[first...last].contains(where: \.isSleep) else { return false }
+            let start = contexts[first].startMinute, end = start + Double(spans[last].end - spans[first].start) / 60_000
+            let smallHours: [Double] = [60, 60 + 1440]
+            return smallHours.contains { start <= $0 && end >= $0 + 240 }
+        }
+        for index in contexts.indices where contexts[index].isStay && contexts[index].kind == .home && !spans[index].slot.isGap
+            && contexts[index].stillFirst == index && !contexts[index].isSleep && contexts[index].stillMinutes >= rest
+            && afternoon.contains(contexts[index].stillStart) {
+            var last = index
+            while last + 1 < contexts.count && contexts[last + 1].stillFirst == index { last += 1 }
+            // Home until the night away (stays at home and movement about it, no rest, no gap);
+            // leaving at the first movement after the last stay at home.
+            var next = last + 1, leaving = last + 1
+            while next < contexts.count, !spans[next].slot.isGap, !contexts[next].isSleep, !contexts[next].isStay || contexts[next].kind == .home {
+                if contexts[next].isStay { leaving = next + 1 }
+                next += 1
+            }
+            guard next < contexts.count, !spans[next].slot.isGap, leaving < next,
+                  Double(spans[leaving].start - spans[last].end) / 60_000 <= napToNight, awayAllNight(next)
+            else { continue }
+            for member in index...last { contexts[member].isSleep = true }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+@testable import GuardianTimeline
+import Testing
+
+/// A nap before a night shift: an afternoon lying still at home before a night awake elsewhere.
+extension PersonDrawnSlotsTests {
+    /// Wednesday: the night at home, the morning up, lunch, still from 13:16 to 17:46, the
+    /// evening at home, then (`nightShift`) a drive at 20:18 to a night at the office, walking
+    /// about it every two and a half hours, home at 07:30 to bed; else the night at home.
+    func dayBeforeANight(nightShift: Bool) -> OfflineTimeline.DeviceEvents {
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [
+            (.stationary, home, 450), (.walking, home, 2), (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 40),
+            (.walking, home, 2), (.stationary, home, 270), (.walking, home, 2), (.stationary, home, 150),
+        ]
+        if nightShift {
+            pieces += [(.walking, home, 3), (.automotive, home, 25), (.walking, office, 3)]
+            for _ in 0..<4 { pieces += [(.stationary, office, 150), (.walking, office, 3)] }
+            pieces += [(.automotive, office, 25), (.walking, home, 2), (.stationary, home, 420)]
+        } else {
+            pieces += [(.walking, home, 2), (.stationary, home, 600)]
+        }
+        return device(pieces)
+    }
+
+    @Test("an afternoon still at home before a night shift is a nap; before a night at home it is no sleep")
+    func napBeforeANightShift() throws {
+        let shift = try OfflineTimeline.days(dayBeforeANight(nightShift: true), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 15:00:00", in: shift).category == .sleep)
+        #expect(try slot(at: "2026-11-18 19:00:00", in: shift).category != .sleep)
+        #expect(try slot(at: "2026-11-18 10:00:00", in: shift).category != .sleep)
+
+        let home = try OfflineTimeline.days(dayBeforeANight(nightShift: false), timeZone: zone)
+        // Work at home, for someone with no place of work elsewhere: awake.
+        #expect(try slot(at: "2026-11-18 15:00:00", in: home).category != .sleep)
+    }
+}
