@@ -8,20 +8,48 @@ import Testing
 /// with a new id. Every fix becomes an event, and no session is left behind for a replica that is gone.
 @Suite("Scaling ingest", .serialized)
 struct ScalingTests {
-    /// Every fix of `expected` arrived as an event; returns what is missing and what is extra.
-    private func check(_ events: Tally, _ expected: Set<String>) -> (lost: Int, unexpected: Int) {
-        (expected.subtracting(events.keys).count, events.keys.subtracting(expected).count)
+    /// A broker, an observer tallying ingest's location events, the ingest replicas and a phone.
+    private struct Scene {
+        let broker: TestBroker
+        let observer: MQTTClient
+        let events: Tally
+        let replicas: ReplicaSet
+        let phone: MQTTClient
+
+        init() async throws {
+            try #require(FaultHarness.built("ingest"))
+            broker = try TestBroker()
+            observer = try await broker.connectedClient("observer")
+            events = try await Tally(observer, "guardian/events/+/location")
+            replicas = try await ReplicaSet("ingest", broker: broker, observer: observer)
+            phone = try await broker.connectedClient("phones")
+        }
+
+        func tearDown() async throws {
+            try await replicas.stopAll()
+            await phone.shutdown()
+            await observer.shutdown()
+            broker.stop()
+        }
+    }
+
+    /// Waits (up to 120 s) for an event of every fix of `expected`, then a moment for anything doubled,
+    /// and expects no fix lost and none unexpected. Returns how long after `since` the last one came.
+    private func expectEveryFixArrived(_ events: Tally, _ expected: Set<String>, since: ContinuousClock.Instant) async -> Duration {
+        let all = await FaultHarness.waitUntil(timeout: .seconds(120)) { expected.isSubset(of: events.keys) }
+        let took = ContinuousClock.now - since
+        _ = await FaultHarness.waitUntil(timeout: .milliseconds(500)) { false }  // anything doubled would arrive now
+        let lost = expected.subtracting(events.keys).count, unexpected = events.keys.subtracting(expected).count
+        #expect(all && lost == 0 && unexpected == 0, "\(lost) fixes lost, \(unexpected) unexpected")
+        return took
     }
 
     @Test("three replicas scaled to one with SIGTERM while devices publish: every fix one event, the leavers' sessions gone")
     func threeScaledToOne() async throws {
-        try #require(FaultHarness.built("ingest"))
-        let broker = try TestBroker()
-        let observer = try await broker.connectedClient("observer")
-        let events = try await Tally(observer, "guardian/events/+/location")
-        let replicas = try await ReplicaSet("ingest", broker: broker, observer: observer)
+        let scene = try await Scene()
+        let (events, replicas) = (scene.events, scene.replicas)
         for instance in ["r1", "r2", "r3"] { try await replicas.start(instance) }
-        let phone = try await broker.connectedClient("phones")
+        let phone = scene.phone
 
         // Scaling up spreads the load at once: each replica's share of 150 fixes from 50 devices.
         let first = fixes(150, devices: 50, prefix: "a")
@@ -44,11 +72,7 @@ struct ScalingTests {
         try await sender.finish()
         let sentAt = ContinuousClock.now
         let expected = Set(stream.compactMap { (try? JSONSerialization.jsonObject(with: $0.payload) as? [String: Any])?["id"] as? String })
-        let all = await FaultHarness.waitUntil(timeout: .seconds(120)) { expected.isSubset(of: events.keys) }
-        let took = ContinuousClock.now - sentAt
-        _ = await FaultHarness.waitUntil(timeout: .milliseconds(500)) { false }  // anything doubled would arrive now
-        let (lost, unexpected) = check(events, expected.union(first.indices.map { "a\($0)" }))
-        #expect(all && lost == 0 && unexpected == 0, "\(lost) fixes lost, \(unexpected) unexpected")
+        let took = await expectEveryFixArrived(events, expected.union(first.indices.map { "a\($0)" }), since: sentAt)
         #expect(took < .seconds(30), "the last events came \(took) after the stream ended")
         #expect(events.repeats == 0, "doubled: \(events.doubled.prefix(10))")
         print("scaled 3 → 1: \(expected.count) fixes, all events within \(took) of the stream's end, \(events.repeats) doubled")
@@ -57,22 +81,16 @@ struct ScalingTests {
         #expect(await FaultHarness.waitUntil(timeout: .seconds(60)) { replicas.cleared("r2") && replicas.cleared("r3") })
         #expect(try await replicas.sessionPresent("r2") == false)
         #expect(try await replicas.sessionPresent("r3") == false)
-        try await replicas.stopAll()
-        await phone.shutdown()
-        await observer.shutdown()
-        broker.stop()
+        try await scene.tearDown()
     }
 
     @Test("every replica stopped at once, fixes published meanwhile, all started again: every fix one event")
     func allStoppedAtOnce() async throws {
-        try #require(FaultHarness.built("ingest"))
-        let broker = try TestBroker()
-        let observer = try await broker.connectedClient("observer")
-        let events = try await Tally(observer, "guardian/events/+/location")
-        let replicas = try await ReplicaSet("ingest", broker: broker, observer: observer)
+        let scene = try await Scene()
+        let (events, replicas) = (scene.events, scene.replicas)
         let instances = ["r1", "r2", "r3"]
         for instance in instances { try await replicas.start(instance) }
-        let phone = try await broker.connectedClient("phones")
+        let phone = scene.phone
         let before = fixes(150, devices: 50, prefix: "s")
         for fix in before { try await phone.publish(fix) }
         try #require(await FaultHarness.waitUntil(timeout: .seconds(120)) { events.distinct >= 150 })
@@ -87,26 +105,17 @@ struct ScalingTests {
         for fix in during { try await phone.publish(fix) }
         for instance in instances { try await replicas.start(instance) }
         let expected = Set((0..<150).flatMap { ["s\($0)", "d\($0)"] })
-        let all = await FaultHarness.waitUntil(timeout: .seconds(120)) { expected.isSubset(of: events.keys) }
-        _ = await FaultHarness.waitUntil(timeout: .milliseconds(500)) { false }
-        let (lost, unexpected) = check(events, expected)
-        #expect(all && lost == 0 && unexpected == 0, "\(lost) fixes lost, \(unexpected) unexpected")
+        _ = await expectEveryFixArrived(events, expected, since: .now)
         #expect(events.repeats == 0, "doubled: \(events.doubled.prefix(10))")
-        try await replicas.stopAll()
-        await phone.shutdown()
-        await observer.shutdown()
-        broker.stop()
+        try await scene.tearDown()
     }
 
     @Test("a replica killed with SIGKILL and never restarted: its share reaches the others, its session is gone within 60 s")
     func killedForGood() async throws {
-        try #require(FaultHarness.built("ingest"))
-        let broker = try TestBroker()
-        let observer = try await broker.connectedClient("observer")
-        let events = try await Tally(observer, "guardian/events/+/location")
-        let replicas = try await ReplicaSet("ingest", broker: broker, observer: observer)
+        let scene = try await Scene()
+        let (events, replicas) = (scene.events, scene.replicas)
         for instance in ["r1", "r2", "r3"] { try await replicas.start(instance) }
-        let phone = try await broker.connectedClient("phones")
+        let phone = scene.phone
         let stream = fixes(900, devices: 50, prefix: "k")
         let sender = StreamSender(stream, with: phone, perSecond: 100)
         try #require(await FaultHarness.waitUntil(timeout: .seconds(120)) { sender.sent >= 200 })
@@ -119,12 +128,8 @@ struct ScalingTests {
         try await sender.finish()
         let sentAt = ContinuousClock.now
         let expected = Set((0..<900).map { "k\($0)" })
-        let all = await FaultHarness.waitUntil(timeout: .seconds(120)) { expected.isSubset(of: events.keys) }
-        let took = ContinuousClock.now - sentAt
-        _ = await FaultHarness.waitUntil(timeout: .milliseconds(500)) { false }
-        let (lost, unexpected) = check(events, expected)
+        let took = await expectEveryFixArrived(events, expected, since: sentAt)
         #expect(sentAtKill < 900, "the kill landed after the stream was published")
-        #expect(all && lost == 0 && unexpected == 0, "\(lost) fixes lost, \(unexpected) unexpected")
         #expect(took < .seconds(30), "the last events came \(took) after the stream ended")
         // What r3 had stored but not yet acknowledged when it died is handled again by the replica that
         // took its session over, with the same event id (consumers drop it); nothing else is doubled.
@@ -134,21 +139,15 @@ struct ScalingTests {
         let handoverTook = try #require(await handedOver.value, "r3's presence was not cleared within 60 s of the kill")
         print("r3's session handed over and ended \(handoverTook) after the kill")
         #expect(try await replicas.sessionPresent("r3") == false)
-        try await replicas.stopAll()
-        await phone.shutdown()
-        await observer.shutdown()
-        broker.stop()
+        try await scene.tearDown()
     }
 
     @Test("the only replica replaced by one with a new id while devices publish: what waited for the old one reaches the new one")
     func replacedByNewId() async throws {
-        try #require(FaultHarness.built("ingest"))
-        let broker = try TestBroker()
-        let observer = try await broker.connectedClient("observer")
-        let events = try await Tally(observer, "guardian/events/+/location")
-        let replicas = try await ReplicaSet("ingest", broker: broker, observer: observer)
+        let scene = try await Scene()
+        let (events, replicas) = (scene.events, scene.replicas)
         try await replicas.start("old")
-        let phone = try await broker.connectedClient("phones")
+        let phone = scene.phone
         let stream = fixes(600, devices: 50, prefix: "n")
         let sender = StreamSender(stream, with: phone, perSecond: 100)
         try #require(await FaultHarness.waitUntil(timeout: .seconds(120)) { sender.sent >= 100 })
@@ -159,20 +158,13 @@ struct ScalingTests {
         try await sender.finish()
         let sentAt = ContinuousClock.now
         let expected = Set((0..<600).map { "n\($0)" })
-        let all = await FaultHarness.waitUntil(timeout: .seconds(120)) { expected.isSubset(of: events.keys) }
-        let took = ContinuousClock.now - sentAt
-        _ = await FaultHarness.waitUntil(timeout: .milliseconds(500)) { false }
-        let (lost, unexpected) = check(events, expected)
-        #expect(all && lost == 0 && unexpected == 0, "\(lost) fixes lost, \(unexpected) unexpected")
+        let took = await expectEveryFixArrived(events, expected, since: sentAt)
         #expect(took < .seconds(30), "the last events came \(took) after the stream ended")
         #expect(events.repeats == 0, "doubled: \(events.doubled.prefix(10))")
         print("replaced by a new id: \(expected.count) fixes, all events within \(took) of the stream's end, \(events.repeats) doubled")
 
         try #require(await FaultHarness.waitUntil(timeout: .seconds(60)) { replicas.cleared("old") }, "the old replica's presence was not cleared within 60 s")
         #expect(try await replicas.sessionPresent("old") == false)
-        try await replicas.stopAll()
-        await phone.shutdown()
-        await observer.shutdown()
-        broker.stop()
+        try await scene.tearDown()
     }
 }
