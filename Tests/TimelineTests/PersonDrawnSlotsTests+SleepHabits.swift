@@ -30,7 +30,7 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-20 23:40:00", in: days).category == .sleep)
     }
 
-    @Test("hours are learned per kind of day once three nights are seen, from all nights before; irregular hours are no habit")
+    @Test("hours are learned per kind of day once three nights are seen, from all nights before; irregular times of getting up are no habit, irregular bedtimes a late one")
     func habits() {
         func night(_ start: Double?, _ end: Double?, dayOff: Bool = false) -> SleepHabits.Night { SleepHabits.Night(start: start, end: end, dayOff: dayOff) }
         let twoNights = SleepHabits([night(1410, 420), night(1400, 430)], dayOff: false)
@@ -44,5 +44,10 @@ extension PersonDrawnSlotsTests {
         // Rotating shifts: up at 05:00, 08:30 or 14:00 by the week.
         let rotating = [night(1290, 300), night(1280, 310), night(1410, 510), night(1400, 520), night(190, 840), night(200, 850)]
         #expect(SleepHabits(rotating, dayOff: false).wakeUp == SleepHabits.usual.wakeUp)
+        // A student to bed anywhere from 21:00 to 02:00: not at the usual 22:00, but late.
+        let student = [night(1260, 540), night(1500, 600), night(1320, 560), night(1560, 620), night(1440, 580), night(1380, 600)]
+        let late = SleepHabits(student, dayOff: false)
+        #expect(!SleepHabits.regular(student.compactMap(\.start)))
+        #expect(late.bedtime == 1560 && late.bedtimeMargin == SleepHabits.learnedMargin)
     }
 }

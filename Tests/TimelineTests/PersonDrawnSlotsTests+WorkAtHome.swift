@@ -29,6 +29,16 @@ extension PersonDrawnSlotsTests {
         #expect(!dayOff.flatMap(\.slots).contains { $0.category == .work })
     }
 
+    @Test("up only at 10:20, the phone still on the table: an hour and a half of the working morning at home is enough for a day of work")
+    func lateStartAtHome() throws {
+        let days = try OfflineTimeline.days(device([
+            (.stationary, home, 620), (.walking, home, 2), (.stationary, home, 400), (.walking, home, 2), (.stationary, home, 300),
+            (.walking, home, 2), (.stationary, home, 540),
+        ]), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 14:00:00", in: days).category == .work)
+        #expect(try slot(at: "2026-11-18 19:00:00", in: days).category == .leisure)
+    }
+
     @Test("with a place of work away from home, a day at home is no work")
     func dayOffWithAnOffice() throws {
         var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420), (.walking, home, 2)]

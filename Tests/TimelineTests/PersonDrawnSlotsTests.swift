@@ -64,6 +64,18 @@ struct PersonDrawnSlotsTests {
         #expect(days.allSatisfy { day in zip(day.slots, day.slots.dropFirst()).allSatisfy { $0.end == $1.start } })
     }
 
+    @Test("a student's first weekday: two and a half hours of lectures from 11:30 are school, not a visit")
+    func firstLectures() throws {
+        let days = try OfflineTimeline.days(device([
+            (.stationary, home, 600), (.walking, home, 2), (.stationary, home, 66), (.cycling, home, 20), (.walking, school, 2),
+            (.stationary, school, 150), (.walking, school, 2), (.cycling, school, 20), (.walking, home, 2),
+            (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 600),
+        ]), timeZone: zone)
+        let lectures = try slot(at: "2026-11-18 13:00:00", in: days)
+        #expect(lectures.category == .work)
+        #expect(lectures.start == utc("2026-11-18 11:30:00"))
+    }
+
     @Test("a lunch at a café 200 m from the office is its own slot, food, between two work slots")
     func lunchNearWork() throws {
         let days = try OfflineTimeline.days(device([

@@ -125,11 +125,15 @@ public struct DevicePlaces: Sendable, Hashable {
         places = order.map { places[$0] }
         guard !places.isEmpty else { return DevicePlaces() }
         // Work is a place of long weekdays on at least a quarter of the weekdays seen, or of a
-        // few hours on most of them (lectures at different hours).
-        let weekdays = Set(spans.filter { !$0.slot.isGap && days.weekday(of: $0.start) < 5 }.map { days.name(of: $0.start) }).count
+        // few hours on most of them (lectures at different hours): on a device's first weekday,
+        // a few hours there.
+        // Weekdays seen: the data reached their midday (not only the end of a night).
+        let weekdays = Set(spans.filter { span in
+            !span.slot.isGap && days.weekday(of: span.end - 1) < 5 && days.calendar.component(.hour, from: Date(milliseconds: span.end - 1)) >= 12
+        }.map { days.name(of: $0.end - 1) }).count
         let work = places.indices.dropFirst().filter { index in
             let place = places[index]
-            return (place.workDays > 0 && place.workDays * 4 >= weekdays) || (place.weekdaysThere >= 2 && place.weekdaysThere * 2 >= weekdays)
+            return (place.workDays > 0 && place.workDays * 4 >= weekdays) || (place.weekdaysThere >= min(2, weekdays) && place.weekdaysThere * 2 >= weekdays)
         }.max { (places[$0].workDays, places[$0].weekdaysThere, places[$0].time) < (places[$1].workDays, places[$1].weekdaysThere, places[$1].time) }
         return DevicePlaces(places: places, home: 0, work: work)
     }

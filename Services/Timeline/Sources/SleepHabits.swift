@@ -25,7 +25,9 @@ struct SleepHabits: Sendable, Hashable {
     /// began before 20:00 (from then on the last sign of activity is going to bed), and a still
     /// morning ends at 08:00 when it goes on two hours past it.
     static let usual = SleepHabits(bedtime: 22 * 60, wakeUp: 8 * 60, bedtimeMargin: 120, wakeUpMargin: 120)
-    /// Nights seen before the person's own hours replace the usual ones (if they keep regular hours).
+    /// Nights seen before the person's own hours replace the usual ones (their time of getting up
+    /// only if they keep regular hours; a late one of irregular bedtimes is still theirs: a
+    /// student up past midnight most nights is not in bed at 22:00).
     static let fewestNights = 3
     /// Of the bedtimes seen, this share is earlier than the usual one; of the times of getting up, this share later.
     static let share = 0.9
@@ -45,7 +47,7 @@ struct SleepHabits: Sendable, Hashable {
             return same.count >= Self.fewestNights ? same : nights.compactMap(values)
         }
         let bedtimes = pick(\.start), wakeUps = pick(\.end)
-        if bedtimes.count >= Self.fewestNights, Self.regular(bedtimes) {
+        if bedtimes.count >= Self.fewestNights {
             bedtime = Self.quantile(bedtimes, Self.share)
         } else {
             (bedtime, bedtimeMargin) = (Self.usual.bedtime, Self.usual.bedtimeMargin)
@@ -57,8 +59,8 @@ struct SleepHabits: Sendable, Hashable {
         }
     }
 
-    /// Hours that vary more than this between nights (the middle half of them) are no habit
-    /// (rotating shifts): the usual ones hold then.
+    /// Times of getting up that vary more than this between nights (the middle half of them) are
+    /// no habit (rotating shifts): the usual one holds then.
     static let widestSpread = 150.0
 
     static func regular(_ values: [Double]) -> Bool {

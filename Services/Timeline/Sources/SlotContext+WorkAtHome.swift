@@ -7,7 +7,7 @@ extension SlotContext {
     /// The working morning, local hours.
     static let workingMorning = WorkingHours.start..<12
     /// Of the working morning, at least this many minutes up at home, and no trip out.
-    static let morningAtHome = 150.0
+    static let morningAtHome = 60.0
     /// Movement shorter than this is about the place, not a trip out.
     static let tripOut: Int64 = 10 * 60_000
     /// A stay away from home this long (minutes) makes the day no day of work at home.
