@@ -3,8 +3,8 @@ import Foundation
 /// The places a device stays at, learned from its slots: stays clustered by location. Home is
 /// where it spends most time; work (or school) is the other place where it spends long
 /// weekdays (`workingDay`, at whatever hour) on a good share of the weekdays seen, or a few
-/// hours (`longStay`) on most of them: from the first day, the long weekday stay away from
-/// home is work or school.
+/// hours (`longStay`) on most of them (on a device's first weekday, that one): from the first
+/// day, the long weekday stay away from home, or a few hours of lectures, is work or school.
 public struct DevicePlaces: Sendable, Hashable {
     public struct Place: Sendable, Hashable {
         public var centre: GeoPoint

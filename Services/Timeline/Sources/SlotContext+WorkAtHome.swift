@@ -1,7 +1,8 @@
 import Foundation
 
 /// Work at home: a person with no place of work away from home who spends a weekday's working
-/// morning (09:00 to noon) at home, up and about, and no long stay elsewhere that day, is
+/// morning (09:00 to noon) at home, up and about for an hour of it or more (a phone on a table
+/// can show the night ending late), and no long stay elsewhere that day, is
 /// working there; the stays at home in working hours that day are work, but for meals and rests.
 extension SlotContext {
     /// The working morning, local hours.
