@@ -126,6 +126,18 @@ struct PersonDrawnSlotsTests {
         #expect(first.byRoutine.count == SyntheticPerson.Routine.allCases.count)
         #expect(first.overall.totalTime < evaluation.overall.totalTime)
         #expect(evaluation.report.contains("first 3 days"))
+        // The newer kinds' people, split by where their phone lies at home, add up to them.
+        let newer = first.byRoutine.filter { !SyntheticPerson.Routine.everyday.contains($0.key) }.values.reduce(Int64(0)) { $0 + $1.totalTime }
+        let split = try #require(evaluation.byPhoneDown[.firstDay])
+        #expect((split[true]?.totalTime ?? 0) + (split[false]?.totalTime ?? 0) == newer)
+        #expect(evaluation.report.contains("phone on a table"))
+        // With the truth beside it, a listing marks what the person did as found or missed.
+        let person = data.people[0]
+        let listing = try #require(evaluation.listing(of: person.person.deviceId, truth: true)).split(separator: "\n")
+        let truthLines = listing.filter { $0.hasPrefix("    > ") || $0.hasPrefix("    ! ") }
+        #expect((person.truth.count - 1...person.truth.count).contains(truthLines.count))
+        #expect(truthLines.contains { $0.hasPrefix("    > ") })
+        #expect(try #require(evaluation.listing(of: person.person.deviceId)).split(separator: "\n").count == listing.count - truthLines.count)
         // The established routines' people are who they were before the newer ones came.
         #expect(LabelledDays.training(days: 2).people.map(\.events) == LabelledDays(people: 6, days: 2, seed: LabelledDays.trainingSeed).people.map(\.events))
     }

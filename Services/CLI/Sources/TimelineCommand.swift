@@ -110,6 +110,9 @@ struct TimelineCommand: AsyncParsableCommand {
         @Option(help: "Also list this person's slots beside the truth (a device id from the report, e.g. student-6).")
         var show: String?
 
+        @Flag(help: "With --show, list what the person did too, each start marked found (>) or missed (!).")
+        var truth = false
+
         func run() throws {
             guard days >= 1, perRoutine >= 1 else { throw ValidationError("--days and --per-routine must be at least 1") }
             guard let zone = TimeZone(identifier: timezone) else { throw ValidationError("unknown time zone \(timezone)") }
@@ -121,7 +124,7 @@ struct TimelineCommand: AsyncParsableCommand {
             let evaluation = try TimelineEvaluation(data, name: training ? "training" : "held-out", stages: TimelineEvaluation.Stage.allCases)
             print(evaluation.report)
             if let show {
-                guard let listing = evaluation.listing(of: show) else { throw ValidationError("no person \(show)") }
+                guard let listing = evaluation.listing(of: show, truth: truth) else { throw ValidationError("no person \(show)") }
                 print("\n\(show), whole period (* where the slot is not what they did for most of it):\n\(listing)")
             }
             print("")

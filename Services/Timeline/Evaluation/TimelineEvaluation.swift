@@ -34,6 +34,9 @@ public struct TimelineEvaluation: Sendable {
     public var byRoutine: [SyntheticPerson.Routine: TimelineScore] { stages[.wholePeriod]?.byRoutine ?? [:] }
     /// Each stage's score, overall and per routine.
     public var stages: [Stage: (overall: TimelineScore, byRoutine: [SyntheticPerson.Routine: TimelineScore])] = [:]
+    /// Each stage's score of the newer routines' people by where their phone lies at home
+    /// (`true`: on a table, most walks about the flat unseen).
+    public var byPhoneDown: [Stage: [Bool: TimelineScore]] = [:]
     /// The whole period's days, by device.
     public var published: [String: [DayTimeline]] = [:]
     /// Which days these are, for the report ("held-out", "training").
@@ -63,6 +66,9 @@ public struct TimelineEvaluation: Sendable {
                 let score = TimelineScore(days: days, truth: person, from: dayStarts[scored.lowerBound], to: dayStarts[scored.upperBound])
                 overall.add(score)
                 byRoutine[person.person.routine, default: TimelineScore()].add(score)
+                if !SyntheticPerson.Routine.everyday.contains(person.person.routine) {
+                    byPhoneDown[stage, default: [:]][person.person.leavesPhoneDown, default: TimelineScore()].add(score)
+                }
             }
             self.stages[stage] = (overall, byRoutine)
         }
@@ -84,8 +90,10 @@ public struct TimelineEvaluation: Sendable {
     }
 
     /// One device's published slots over the whole period beside what the person did for most
-    /// of each (`*` where they differ): for finding where the day goes wrong.
-    public func listing(of deviceId: String) -> String? {
+    /// of each (`*` where they differ): for finding where the day goes wrong. With `truth`, what
+    /// the person did is listed too, in time order (`>` lines; `!` where no slot boundary is
+    /// within `TimelineScore.transitionTolerance` of its start).
+    public func listing(of deviceId: String, truth: Bool = false) -> String? {
         guard let days = published[deviceId], let person = data.people.first(where: { $0.person.deviceId == deviceId }) else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = data.timeZone
@@ -93,12 +101,20 @@ public struct TimelineEvaluation: Sendable {
             let parts = calendar.dateComponents([.hour, .minute], from: Date(milliseconds: instant))
             return String(format: "%02d:%02d", parts.hour!, parts.minute!)
         }
-        return days.flatMap { day in
+        var lines: [(at: Int64, text: String)] = days.flatMap { day in
             day.slots.map { slot in
-                let truth = person.category(from: slot.start, to: slot.end)
-                return "\(truth == slot.category ? " " : "*") \(day.date) \(clock(slot.start))-\(clock(slot.end))  \(slot.category.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(slot.activity.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) truth \(truth.rawValue)"
+                let most = person.category(from: slot.start, to: slot.end)
+                return (slot.start, "\(most == slot.category ? " " : "*") \(day.date) \(clock(slot.start))-\(clock(slot.end))  \(slot.category.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(slot.activity.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) truth \(most.rawValue)")
             }
-        }.joined(separator: "\n")
+        }
+        if truth, let first = days.first?.dayStart, let last = days.last?.dayEnd {
+            let starts = days.flatMap(\.slots).map(\.start)
+            for slot in person.truth where slot.end > first && slot.start < last {
+                let found = starts.contains { abs($0 - slot.start) <= TimelineScore.transitionTolerance }
+                lines.append((slot.start, "    \(found ? ">" : "!") \(clock(slot.start))-\(clock(slot.end))  \(slot.category.rawValue)"))
+            }
+        }
+        return lines.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element.text).joined(separator: "\n")
     }
 
     /// Accuracy, transition recall and slot count of each stage side by side, per kind of person.
@@ -118,6 +134,12 @@ public struct TimelineEvaluation: Sendable {
             lines.append(routine.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0) + present.map { cell(stages[$0]?.byRoutine[routine]) }.joined())
         }
         lines.append("overall".padding(toLength: 18, withPad: " ", startingAt: 0) + present.map { cell(stages[$0]?.overall) }.joined())
+        if !byPhoneDown.isEmpty {
+            lines.append("of the newer kinds:")
+            for (down, name) in [(false, "phone in a pocket"), (true, "phone on a table")] {
+                lines.append(name.padding(toLength: 18, withPad: " ", startingAt: 0) + present.map { cell(byPhoneDown[$0]?[down]) }.joined())
+            }
+        }
         lines.append("")
         for (goal, met) in stageGoals { lines.append("\(met ? "met    " : "NOT MET") \(goal)") }
         return lines.joined(separator: "\n")
