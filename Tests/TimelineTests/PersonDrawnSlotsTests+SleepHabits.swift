@@ -30,6 +30,22 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-20 23:40:00", in: days).category == .sleep)
     }
 
+    @Test("an evening still from the afternoon or early evening shows no bedtime: a phone on a table all evening does not make a late sleeper's bedtime early")
+    func stillEveningsShowNoBedtime() throws {
+        // Eleven days up at 08:00. Before the working days the last walk ahead of the night is
+        // at 15:00 twice and 19:00 once (the phone on a table all evening), at 20:30, 21:00 and
+        // 21:30, and at 00:30 once; before days off at 23:00. Then a Sunday evening still from 19:00.
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 480)]
+        for lastWalk in [900.0, 1140, 1380, 1380, 900, 1230, 1260, 1290, 1470, 1380, 1380] {
+            pieces += [(.walking, home, 2), (.stationary, home, lastWalk - 482), (.walking, home, 2), (.stationary, home, 1918 - lastWalk)]
+        }
+        pieces += [(.walking, home, 2), (.stationary, home, 658), (.walking, home, 2), (.stationary, home, 778), (.walking, home, 2), (.stationary, home, 120)]
+        let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        // The working days' bedtimes seen are 20:30, 21:00, 21:30 and 00:30: a late one is 00:30.
+        #expect(try slot(at: "2026-11-29 23:30:00", in: days).category != .sleep)
+        #expect(try slot(at: "2026-11-30 03:00:00", in: days).category == .sleep)
+    }
+
     @Test("hours are learned per kind of day once three nights are seen, from all nights before; irregular times of getting up are no habit, irregular bedtimes a late one")
     func habits() {
         func night(_ start: Double?, _ end: Double?, dayOff: Bool = false) -> SleepHabits.Night { SleepHabits.Night(start: start, end: end, dayOff: dayOff) }
@@ -49,5 +65,7 @@ extension PersonDrawnSlotsTests {
         let late = SleepHabits(student, dayOff: false)
         #expect(!SleepHabits.regular(student.compactMap(\.start)))
         #expect(late.bedtime == 1560 && late.bedtimeMargin == SleepHabits.learnedMargin)
+        // A night the data stopped in (no end seen) says nothing of when it began.
+        #expect(SleepHabits([night(1410, 420), night(1400, 430), night(1420, 410), night(1500, nil)], dayOff: false).bedtime == 1420)
     }
 }

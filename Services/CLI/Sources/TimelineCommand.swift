@@ -125,7 +125,9 @@ struct TimelineCommand: AsyncParsableCommand {
             print(evaluation.report)
             if let show {
                 guard let listing = evaluation.listing(of: show, truth: truth) else { throw ValidationError("no person \(show)") }
-                print("\n\(show), whole period (* where the slot is not what they did for most of it):\n\(listing)")
+                let person = data.people.first { $0.person.deviceId == show }?.person
+                let phone = [person?.leavesPhoneDown == true ? "phone on a table at home" : "phone in a pocket", person?.chargesOvernight == true ? "charged overnight" : nil]
+                print("\n\(show) (\(phone.compactMap { $0 }.joined(separator: ", "))), whole period (* where the slot is not what they did for most of it):\n\(listing)")
             }
             print("")
             print(try CorrectionExperiment(data).report)

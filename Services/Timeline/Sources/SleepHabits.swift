@@ -46,7 +46,8 @@ struct SleepHabits: Sendable, Hashable {
             let same = nights.filter { $0.dayOff == dayOff }.compactMap(values)
             return same.count >= Self.fewestNights ? same : nights.compactMap(values)
         }
-        let bedtimes = pick(\.start), wakeUps = pick(\.end)
+        // Bedtimes of nights seen whole: one cut short by missing data may have begun anywhere.
+        let bedtimes = pick { $0.end == nil ? nil : $0.start }, wakeUps = pick(\.end)
         if bedtimes.count >= Self.fewestNights {
             bedtime = Self.quantile(bedtimes, Self.share)
         } else {

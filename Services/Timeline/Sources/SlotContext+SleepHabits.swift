@@ -29,8 +29,10 @@ extension SlotContext {
     static func seen(_ night: ClosedRange<Int>, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> SleepHabits.Night {
         let first = night.lowerBound, last = night.upperBound
         var seen = SleepHabits.Night(dayOff: contexts[last].weekday >= 5)
-        if first > 0, !spans[first - 1].slot.isGap, !contexts[first - 1].isStay || spans[first - 1].slot.endsMoving == true {
-            let start = contexts[first].stillStart
+        // A stillness begun before the evening (a phone on a table all afternoon) shows no bedtime.
+        let start = contexts[first].stillStart
+        if first > 0, !spans[first - 1].slot.isGap, !contexts[first - 1].isStay || spans[first - 1].slot.endsMoving == true,
+           start >= Double(NightSplit.lateEvening * 60) || start < Double(NightSplit.earliestWakeUp * 60) {
             seen.start = start < Double(NightSplit.earliestWakeUp * 60) ? start + 1440 : start
         }
         if last + 1 < contexts.count, !spans[last + 1].slot.isGap, spans[last].slot.endsMoving == true || !contexts[last + 1].isStay {
