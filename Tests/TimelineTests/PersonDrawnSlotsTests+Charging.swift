@@ -32,6 +32,36 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-19 07:10:00", in: uncharged).category == .sleep)
     }
 
+    /// Six days up at 07:00 and in bed at 23:30, the walks seen; then to bed at 23:30 with the
+    /// phone on the charger, and a morning the charger ends at `unplugged` (minutes after
+    /// midnight) with the phone still on the table until `walk`.
+    func chargedAfterRegularNights(unplugged: Double, walk: Double) -> OfflineTimeline.DeviceEvents {
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420)]
+        for _ in 0..<6 {
+            pieces += [(.walking, home, 2), (.stationary, home, 718), (.walking, home, 2), (.stationary, home, 268), (.walking, home, 2), (.stationary, home, 448)]
+        }
+        pieces += [(.walking, home, 2), (.stationary, home, 718), (.walking, home, 2), (.stationary, home, 268), (.walking, home, 2)]
+        pieces += [(.stationary, home, walk + 1440 - 1412), (.walking, home, 2), (.stationary, home, 60)]
+        var events = device(pieces)
+        events.charges = [
+            ChargeEvent(timestamp: utc("2026-11-24 23:32:00"), charging: true),
+            ChargeEvent(timestamp: utc("2026-11-25 00:00:00") + Int64(unplugged * 60_000), charging: false),
+        ]
+        return events
+    }
+
+    @Test("the charger's end of a night wins over the usual time of getting up, and a still morning after it is no sleep")
+    func chargerOverHabit() throws {
+        // Up late at 08:30, the phone off the charger and carried: the night ends with that walk, not at the usual 07:00.
+        let late = try OfflineTimeline.days(chargedAfterRegularNights(unplugged: 510, walk: 510), timeZone: zone)
+        let night = try slot(at: "2026-11-25 03:00:00", in: late)
+        #expect(night.category == .sleep && night.end == utc("2026-11-25 08:32:00"))
+        // Off the charger at 06:00, the phone left on the table until 08:00: up from 06:00.
+        let early = try OfflineTimeline.days(chargedAfterRegularNights(unplugged: 360, walk: 480), timeZone: zone)
+        #expect(try slot(at: "2026-11-25 03:00:00", in: early).end == utc("2026-11-25 06:00:00"))
+        #expect(try slot(at: "2026-11-25 07:00:00", in: early).category != .sleep)
+    }
+
     @Test("generating step by step with charge events equals a full rebuild")
     func incrementalWithCharges() throws {
         let events = stillEvening()

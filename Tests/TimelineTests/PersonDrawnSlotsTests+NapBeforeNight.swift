@@ -33,4 +33,20 @@ extension PersonDrawnSlotsTests {
         // Work at home, for someone with no place of work elsewhere: awake.
         #expect(try slot(at: "2026-11-18 15:00:00", in: home).category != .sleep)
     }
+
+    @Test("after a day's sleep from a night shift, the still afternoon and evening before the next night shift are no rest and no nap")
+    func noNapAfterADaysSleep() throws {
+        // Home from a night at the office at 06:30, asleep until 14:00, up and about until 14:42,
+        // the phone on a table until 17:30 and again from 17:32 until leaving at 21:00 for the
+        // next night at the office; home at 08:10 to bed.
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, office, 360), (.walking, office, 3), (.automotive, office, 25), (.walking, home, 2)]
+        pieces += [(.stationary, home, 450), (.walking, home, 2), (.stationary, home, 38), (.walking, home, 2), (.stationary, home, 168)]
+        pieces += [(.walking, home, 2), (.stationary, home, 208), (.walking, home, 3), (.automotive, home, 25), (.walking, office, 3)]
+        for _ in 0..<4 { pieces += [(.stationary, office, 150), (.walking, office, 3)] }
+        pieces += [(.automotive, office, 25), (.walking, home, 2), (.stationary, home, 420)]
+        let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 10:00:00", in: days).category == .sleep)
+        #expect(try slot(at: "2026-11-18 16:00:00", in: days).category != .sleep)
+        #expect(try slot(at: "2026-11-18 19:00:00", in: days).category != .sleep)
+    }
 }

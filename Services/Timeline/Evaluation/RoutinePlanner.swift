@@ -135,7 +135,8 @@ struct RoutinePlanner {
     }
 
     /// For a person who charges overnight, the phone on its charger from going to bed at home
-    /// (a night begun from 18:00 to 04:00 local) to getting up, as `state` events would say.
+    /// (for three hours or more: a night, or a day's sleep after a night shift) to getting up, as
+    /// `state` events would say.
     var charges: [ChargeEvent] {
         guard person.chargesOvernight else { return [] }
         var charges: [ChargeEvent] = []
@@ -147,8 +148,10 @@ struct RoutinePlanner {
             }
             var last = index
             while last + 1 < pieces.count, pieces[last + 1].category == .sleep { last += 1 }
-            let hour = days.calendar.component(.hour, from: Date(milliseconds: pieces[index].start))
-            if pieces[index].motion == .stay(person[.home]), !pieces[index].phoneOff, hour >= 18 || hour < 4 {
+            // Going to bed at home (with a walk to bed or not) for three hours or more, at night or
+            // by day after a night shift, the phone on; not a nap.
+            let atHome = pieces[index...last].contains { $0.motion == .stay(person[.home]) }
+            if atHome, !pieces[index].phoneOff, pieces[last].end - pieces[index].start >= 3 * 60 * 60_000 {
                 charges += [ChargeEvent(timestamp: pieces[index].start, charging: true), ChargeEvent(timestamp: pieces[last].end, charging: false)]
             }
             index = last + 1

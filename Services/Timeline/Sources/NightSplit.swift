@@ -19,6 +19,8 @@ struct NightSplit: Sendable {
     /// The local hours a night may begin in (from `lateEvening` to `latestBedtime`) and end in, cut at every `quarter`.
     static let latestBedtime = 25, earliestWakeUp = 5, latestWakeUp = 11
     static let quarter: Int64 = 15 * 60_000
+    /// A stay ending this close to the charger plugged in or out ends with it.
+    static let signNear: Int64 = 2 * 60_000
 
     /// The instants to split a stay of `events` from `start` to `end` at, in order, each with
     /// whether a sign of activity ends the piece before it (`true`) or the stillness goes on

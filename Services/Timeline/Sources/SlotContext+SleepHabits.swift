@@ -54,13 +54,16 @@ extension SlotContext {
             let bedtime = (usual.bedtime / 15).rounded() * 15, wakeUp = (usual.wakeUp / 15).rounded() * 15
             let evening = start < Double(NightSplit.earliestWakeUp * 60) ? start + 1440 : start
             let ending = (contexts[last].startMinute + contexts[last].minutes).truncatingRemainder(dividingBy: 1440)
+            // The charger plugged in as the night began, or out as it ended: no habit overrides it.
+            let pluggedIn = first > 0 && spans[first - 1].slot.endsAtCharger == true
+            let unplugged = spans[last].slot.endsAtCharger == true
             for member in night where contexts[member].isStay {
                 let offset = Double(spans[member].start - spans[first].start) / 60_000
-                let beforeBed = contexts[member].stillFirst == first && bedtime - evening >= usual.bedtimeMargin
+                let beforeBed = contexts[member].stillFirst == first && !pluggedIn && bedtime - evening >= usual.bedtimeMargin
                     && evening + offset + contexts[member].minutes <= bedtime + 1
                 let risen = (wakeUp - 1..<wakeUp + 720).contains(contexts[member].startMinute)
                 let afterRising = contexts[member].stillFirst == contexts[last].stillFirst && offset >= Double(NightSplit.rest / 60_000)
-                    && risen && ending - wakeUp >= usual.wakeUpMargin && last + 1 < contexts.count
+                    && risen && !unplugged && ending - wakeUp >= usual.wakeUpMargin && last + 1 < contexts.count
                 if beforeBed || afterRising { (contexts[member].isSleep, contexts[member].isNightRest, contexts[member].isUp) = (false, false, true) }
             }
         }

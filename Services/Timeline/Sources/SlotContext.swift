@@ -220,12 +220,13 @@ struct SlotContext: Sendable, Hashable {
                 continue
             }
             // A rest by day (a night worker's) follows small hours spent awake or away, and an
-            // evening that a night follows is not one.
+            // evening that a night follows is not one, nor a stillness after the day's rest.
             let around = [index - 1, last + 1].filter(atHome).filter { !smallHours($0) }.map { contexts[$0].stillMinutes }.filter { $0 >= 60 }.max() ?? 0
             let nightAfter = atHome(last + 1) && contexts[last + 1].stillMinutes >= rest && smallHours(last + 1)
             let nightBefore = contexts[..<index].indices.reversed().prefix { spans[index].start - spans[$0].end < 10 * 3_600_000 }
                 .contains { contexts[$0].isNightRest }
-            guard still.stillMinutes + around >= longRest, !(nightAfter && still.isEvening), !nightBefore else { continue }
+            guard still.stillMinutes + around >= longRest, !(nightAfter && still.isEvening), !nightBefore,
+                  !sleptByDay(before: index, contexts, spans) else { continue }
             for member in index...last { contexts[member].isSleep = true }
         }
         // The night in progress: the last stillness of the data, at home, begun late in the evening.
@@ -253,8 +254,9 @@ struct SlotContext: Sendable, Hashable {
                 let first = contexts[index].stillFirst
                 var last = index
                 while last + 1 < contexts.count && contexts[last + 1].stillFirst == first { last += 1 }
-                let before = first > 0 && !spans[first - 1].slot.isGap && contexts[first - 1].isSleep
-                let after = last + 1 < contexts.count && !spans[last + 1].slot.isGap && contexts[last + 1].isSleep
+                // Not across the charger plugged in or out: the night begins or ends there for certain.
+                let before = first > 0 && !spans[first - 1].slot.isGap && contexts[first - 1].isSleep && spans[first - 1].slot.endsAtCharger != true
+                let after = last + 1 < contexts.count && !spans[last + 1].slot.isGap && contexts[last + 1].isSleep && spans[last].slot.endsAtCharger != true
                 let context = contexts[first], still = context.stillMinutes
                 let middle = (context.stillStart + still / 2).truncatingRemainder(dividingBy: 1440)
                 let evening = after && !before && context.isEvening

@@ -46,6 +46,7 @@ extension Array where Element == SlotSpan {
             start: head.start, category: head.slot.category, confidence: confidence, activity: activity, location: place,
             edited: run.contains { $0.slot.edited })
         slot.endsMoving = run[run.endIndex - 1].slot.endsMoving
+        slot.endsAtCharger = run[run.endIndex - 1].slot.endsAtCharger
         return SlotSpan(slot: slot, end: end)
     }
 }

@@ -105,12 +105,20 @@ public struct TimelineGenerator: Sendable {
             for cut in cuts.sorted(by: { $0.at < $1.at }) {
                 var piece = slot
                 piece.endsMoving = cut.endsMoving
+                if cut.endsMoving == true, Self.nearSign(cut.at, signs) { piece.endsAtCharger = true }
                 slots.append(piece)
                 slot.start = cut.at
             }
+            if slot.endsMoving == true, Self.nearSign(span.end, signs) { slot.endsAtCharger = true }
             slots.append(slot)
         }
         return slots.edited(by: edited)
+    }
+
+    /// The charger plugged in or out within `NightSplit.signNear` of `instant` (`signs` in order).
+    static func nearSign(_ instant: Int64, _ signs: [Int64]) -> Bool {
+        let next = signs.partitioningIndex { $0 >= instant - NightSplit.signNear }
+        return next < signs.count && signs[next] <= instant + NightSplit.signNear
     }
 
     /// A walk's slot, split around walking about one place (`WalkingAbout`); other slots whole.
