@@ -8,14 +8,6 @@ extension SlotContext {
     /// From the nap's end to leaving home for the night, at most this many minutes.
     static let napToNight = 360.0
 
-    /// Whether the day's rest before `index` ended after noon (a day's sleep after a night shift):
-    /// the stillness that follows it that afternoon is the evening, not a nap.
-    static func sleptByDay(before index: Int, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Bool {
-        guard let rest = contexts[..<index].lastIndex(where: \.isSleep), spans[index].start - spans[rest].end < 12 * 3_600_000 else { return false }
-        let ended = contexts[rest].startMinute + contexts[rest].minutes
-        return ended.truncatingRemainder(dividingBy: 1440) >= 12 * 60 && ended < 1440 + 12 * 60
-    }
-
     /// Marks as rests the stillnesses at home before a night awake away from home.
     static func markNapsBeforeNights(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
         func awayAllNight(_ first: Int) -> Bool {

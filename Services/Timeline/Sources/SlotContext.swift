@@ -245,6 +245,14 @@ struct SlotContext: Sendable, Hashable {
         markNapsBeforeNights(&contexts, spans)
     }
 
+    /// Whether the day's rest before `index` ended after noon (a day's sleep after a night shift):
+    /// the stillnesses that follow it that afternoon and evening are neither a rest nor a nap.
+    static func sleptByDay(before index: Int, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Bool {
+        guard let rest = contexts[..<index].lastIndex(where: \.isSleep), spans[index].start - spans[rest].end < 12 * 3_600_000 else { return false }
+        let ended = contexts[rest].startMinute + contexts[rest].minutes
+        return ended.truncatingRemainder(dividingBy: 1440) >= 12 * 60 && ended < 1440 + 12 * 60
+    }
+
     /// Marks the stays at home next to a rest that belong to it (judged as whole stillnesses: a
     /// stillness cut at working hours is one), but for the quarter hours the person is up (`isUp`).
     static func markNextToRests(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
