@@ -49,4 +49,21 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 16:00:00", in: days).category != .sleep)
         #expect(try slot(at: "2026-11-18 19:00:00", in: days).category != .sleep)
     }
+
+    @Test("the short stay after a nap is no breakfast: breakfast follows a night's rest")
+    func noBreakfastAfterANap() throws {
+        // Up at 07:30, a nap from 12:16 to 16:00 before a night at the office, then 45 minutes
+        // up and the evening at home until leaving at 20:18.
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [
+            (.stationary, home, 450), (.walking, home, 2), (.stationary, home, 240), (.walking, home, 2), (.stationary, home, 40),
+            (.walking, home, 2), (.stationary, home, 224), (.walking, home, 2), (.stationary, home, 45), (.walking, home, 2), (.stationary, home, 209),
+            (.walking, home, 3), (.automotive, home, 25), (.walking, office, 3),
+        ]
+        for _ in 0..<4 { pieces += [(.stationary, office, 150), (.walking, office, 3)] }
+        pieces += [(.automotive, office, 25), (.walking, home, 2), (.stationary, home, 420)]
+        let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 14:00:00", in: days).category == .sleep)
+        let afterNap = try slot(at: "2026-11-18 16:20:00", in: days).category
+        #expect(afterNap != .food && afterNap != .sleep)
+    }
 }

@@ -53,6 +53,8 @@ struct SlotContext: Sendable, Hashable {
     struct Neighbour: Sendable, Hashable {
         var activity: MotionActivity
         var isSleep: Bool
+        /// A rest that ends in the morning (from 04:00 to noon, local): a night's, not a nap.
+        var isNight = false
     }
 
     var isStay: Bool { activity == .stationary }
@@ -177,7 +179,10 @@ struct SlotContext: Sendable, Hashable {
         }
     }
 
-    var asNeighbour: Neighbour { Neighbour(activity: activity, isSleep: isSleep) }
+    var asNeighbour: Neighbour {
+        let end = (startMinute + minutes).truncatingRemainder(dividingBy: 1440)
+        return Neighbour(activity: activity, isSleep: isSleep, isNight: isSleep && (4 * 60..<12 * 60).contains(end))
+    }
 
     /// A stillness that starts in the afternoon or evening and ends before the small hours: an
     /// evening, not a rest, when a night follows it.
