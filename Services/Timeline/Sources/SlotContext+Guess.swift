@@ -42,9 +42,9 @@ extension SlotContext {
 
     var homeGuess: (category: TimelineCategory, confidence: Double) {
         if isSleep { return (.sleep, stillMinutes >= Self.rest ? 0.9 : 0.7) }
-        // Breakfast after a night's rest (not a nap), a bite on coming home before one, a meal at a meal time.
+        // Breakfast after a night's rest (not a nap), a bite on coming home from a night shift before one, a meal at a meal time.
         if minutes <= 60 && previous?.isNight == true { return (.food, 0.8) }
-        if minutes <= 45 && next?.isSleep == true && previous.map({ $0.activity != .stationary }) == true { return (.food, 0.7) }
+        if minutes <= 45 && next?.isSleep == true && previous.map({ $0.activity != .stationary }) == true && isMorning { return (.food, 0.7) }
         if isMealTime { return (.food, 0.6) }
         if isWorkAtHome { return (.work, 0.7) }
         return (.leisure, 0.7)
@@ -52,5 +52,7 @@ extension SlotContext {
 
     var localMiddle: Double { middle.truncatingRemainder(dividingBy: 1440) }
     var isNight: Bool { localMiddle < 5 * 60 }
+    /// From 04:00 to noon, local: home from a night shift, a bite before bed is breakfast.
+    var isMorning: Bool { (4 * 60..<12 * 60).contains(startMinute.truncatingRemainder(dividingBy: 1440)) }
     var isMidday: Bool { (11 * 60...14 * 60 + 30).contains(localMiddle) }
 }

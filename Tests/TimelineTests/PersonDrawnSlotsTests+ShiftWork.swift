@@ -2,7 +2,8 @@ import Foundation
 @testable import GuardianTimeline
 import Testing
 
-/// A nap before a night shift: an afternoon lying still at home before a night awake elsewhere.
+/// Shift work: a nap before a night shift (an afternoon lying still at home before a night awake
+/// elsewhere), but none after a day's sleep, and meals around the shifts.
 extension PersonDrawnSlotsTests {
     /// Wednesday: the night at home, the morning up, lunch, still from 13:16 to 17:46, the
     /// evening at home, then (`nightShift`) a drive at 20:18 to a night at the office, walking
@@ -65,5 +66,22 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 14:00:00", in: days).category == .sleep)
         let afterNap = try slot(at: "2026-11-18 16:20:00", in: days).category
         #expect(afterNap != .food && afterNap != .sleep)
+    }
+
+    @Test("home from a late shift at 22:27, the stay before bed is the evening; home from a night shift in the morning, it is breakfast")
+    func biteBeforeBed() throws {
+        let late = try OfflineTimeline.days(device([
+            (.stationary, home, 480), (.walking, home, 2), (.stationary, home, 328), (.walking, home, 3), (.automotive, home, 25), (.walking, office, 2),
+            (.stationary, office, 480), (.walking, office, 2), (.automotive, office, 25), (.walking, home, 2), (.stationary, home, 41),
+            (.walking, home, 2), (.stationary, home, 480),
+        ]), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 22:45:00", in: late).category != .food)
+        #expect(try slot(at: "2026-11-19 03:00:00", in: late).category == .sleep)
+
+        // Home from a night at the office at 06:30: twenty minutes, then to bed until 14:00.
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, office, 360), (.walking, office, 3), (.automotive, office, 25), (.walking, home, 2)]
+        pieces += [(.stationary, home, 20), (.walking, home, 2), (.stationary, home, 448), (.walking, home, 2), (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 600)]
+        let morning = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 06:40:00", in: morning).category == .food)
     }
 }
