@@ -125,9 +125,9 @@ public struct DevicePlaces: Sendable, Hashable {
         places = order.map { places[$0] }
         guard !places.isEmpty else { return DevicePlaces() }
         // Work is a place of long weekdays on at least a quarter of the weekdays seen, or of a
-        // few hours on most of them (lectures at different hours): on a device's first weekday,
-        // a few hours there.
-        // Weekdays seen: the data reached their midday (not only the end of a night).
+        // few hours on most of them (lectures at different hours), or on a device's first weekday
+        // of a few hours there. A weekday is seen once the data reaches its midday (not only the
+        // end of a night).
         let weekdays = Set(spans.filter { span in
             !span.slot.isGap && days.weekday(of: span.end - 1) < 5 && days.calendar.component(.hour, from: Date(milliseconds: span.end - 1)) >= 12
         }.map { days.name(of: $0.end - 1) }).count

@@ -53,8 +53,8 @@ struct SlotContext: Sendable, Hashable {
     struct Neighbour: Sendable, Hashable {
         var activity: MotionActivity
         var isSleep: Bool
-        /// A rest that ends in the morning (from 04:00 to noon, local): a night's, not a nap.
-        var isNight = false
+        /// A rest that ends in the morning (from 04:00 to noon, local): the end of a night, not a nap.
+        var endsANight = false
     }
 
     var isStay: Bool { activity == .stationary }
@@ -181,7 +181,7 @@ struct SlotContext: Sendable, Hashable {
 
     var asNeighbour: Neighbour {
         let end = (startMinute + minutes).truncatingRemainder(dividingBy: 1440)
-        return Neighbour(activity: activity, isSleep: isSleep, isNight: isSleep && (4 * 60..<12 * 60).contains(end))
+        return Neighbour(activity: activity, isSleep: isSleep, endsANight: isSleep && (4 * 60..<12 * 60).contains(end))
     }
 
     /// A stillness that starts in the afternoon or evening and ends before the small hours: an
