@@ -29,10 +29,10 @@ extension PersonDrawnSlotsTests {
         #expect(!dayOff.flatMap(\.slots).contains { $0.category == .work })
     }
 
-    @Test("up only at 10:20, the phone still on the table: an hour and a half of the working morning at home is enough for a day of work")
+    @Test("up only at 09:57, the phone still on the table: two hours of the working morning at home are enough for a day of work")
     func lateStartAtHome() throws {
         let days = try OfflineTimeline.days(device([
-            (.stationary, home, 620), (.walking, home, 2), (.stationary, home, 400), (.walking, home, 2), (.stationary, home, 300),
+            (.stationary, home, 597), (.walking, home, 2), (.stationary, home, 423), (.walking, home, 2), (.stationary, home, 300),
             (.walking, home, 2), (.stationary, home, 540),
         ]), timeZone: zone)
         #expect(try slot(at: "2026-11-18 14:00:00", in: days).category == .work)
