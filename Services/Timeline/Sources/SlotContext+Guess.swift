@@ -52,7 +52,7 @@ extension SlotContext {
 
     var localMiddle: Double { middle.truncatingRemainder(dividingBy: 1440) }
     var isNight: Bool { localMiddle < 5 * 60 }
-    /// From 04:00 to noon, local: home from a night shift, a bite before bed is breakfast.
-    var isMorning: Bool { (4 * 60..<12 * 60).contains(startMinute.truncatingRemainder(dividingBy: 1440)) }
+    /// Begun in the `morning`: home from a night shift, a bite before bed is breakfast.
+    var isMorning: Bool { Self.morning.contains(startMinute.truncatingRemainder(dividingBy: 1440)) }
     var isMidday: Bool { (11 * 60...14 * 60 + 30).contains(localMiddle) }
 }

@@ -53,7 +53,7 @@ struct SlotContext: Sendable, Hashable {
     struct Neighbour: Sendable, Hashable {
         var activity: MotionActivity
         var isSleep: Bool
-        /// A rest that ends in the morning (from 04:00 to noon, local): the end of a night, not a nap.
+        /// A rest that ends in the `morning` (04:00 to noon, local): the end of a night, not a nap.
         var endsANight = false
     }
 
@@ -181,7 +181,7 @@ struct SlotContext: Sendable, Hashable {
 
     var asNeighbour: Neighbour {
         let end = (startMinute + minutes).truncatingRemainder(dividingBy: 1440)
-        return Neighbour(activity: activity, isSleep: isSleep, endsANight: isSleep && (4 * 60..<12 * 60).contains(end))
+        return Neighbour(activity: activity, isSleep: isSleep, endsANight: isSleep && Self.morning.contains(end))
     }
 
     /// A stillness that starts in the afternoon or evening and ends before the small hours: an
@@ -250,12 +250,16 @@ struct SlotContext: Sendable, Hashable {
         markNapsBeforeNights(&contexts, spans)
     }
 
+    /// The morning, local minutes after midnight: a rest ending in it ends a night; one ending
+    /// after it is a day's sleep or a nap.
+    static let morning = 4.0 * 60..<12.0 * 60
+
     /// Whether the day's rest before `index` ended after noon (a day's sleep after a night shift):
     /// the stillnesses that follow it that afternoon and evening are neither a rest nor a nap.
     static func sleptByDay(before index: Int, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Bool {
         guard let rest = contexts[..<index].lastIndex(where: \.isSleep), spans[index].start - spans[rest].end < 12 * 3_600_000 else { return false }
         let ended = contexts[rest].startMinute + contexts[rest].minutes
-        return ended.truncatingRemainder(dividingBy: 1440) >= 12 * 60 && ended < 1440 + 12 * 60
+        return ended.truncatingRemainder(dividingBy: 1440) >= morning.upperBound && ended < 1440 + morning.upperBound
     }
 
     /// Marks the stays at home next to a rest that belong to it (judged as whole stillnesses: a
