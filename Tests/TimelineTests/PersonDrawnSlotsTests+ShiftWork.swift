@@ -51,6 +51,17 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 19:00:00", in: days).category != .sleep)
     }
 
+    @Test("an evening still at home until the phone goes off before midnight is no day's rest")
+    func stillEveningBeforeThePhoneGoesOff() throws {
+        // A day at the office, home at 17:32, the phone on a table until it is switched off at 23:50.
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420), (.walking, home, 2), (.stationary, home, 40), (.walking, home, 3)]
+        pieces += [(.automotive, home, 25), (.walking, office, 2), (.stationary, office, 240), (.walking, office, 50), (.stationary, office, 240)]
+        pieces += [(.walking, office, 2), (.automotive, office, 25), (.walking, home, 3), (.stationary, home, 378)]
+        let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 17:35:00", in: days).start == utc("2026-11-18 17:32:00"))
+        #expect(try slot(at: "2026-11-18 19:00:00", in: days).category != .sleep)
+    }
+
     @Test("the short stay after a nap is no breakfast: breakfast follows a night's rest")
     func noBreakfastAfterANap() throws {
         // Up at 07:30, a nap from 12:16 to 16:00 before a night at the office, then 45 minutes

@@ -224,13 +224,13 @@ struct SlotContext: Sendable, Hashable {
                 for member in index...last { (contexts[member].isSleep, contexts[member].isNightRest) = (true, true) }
                 continue
             }
-            // A rest by day (a night worker's) follows small hours spent awake or away, and an
-            // evening that a night follows is not one, nor a stillness after the day's rest.
+            // A rest by day (a night worker's) follows small hours spent awake or away; an evening
+            // is not one (a night follows it, or the data ends before the night), nor a stillness
+            // after the day's rest.
             let around = [index - 1, last + 1].filter(atHome).filter { !smallHours($0) }.map { contexts[$0].stillMinutes }.filter { $0 >= 60 }.max() ?? 0
-            let nightAfter = atHome(last + 1) && contexts[last + 1].stillMinutes >= rest && smallHours(last + 1)
             let nightBefore = contexts[..<index].indices.reversed().prefix { spans[index].start - spans[$0].end < 10 * 3_600_000 }
                 .contains { contexts[$0].isNightRest }
-            guard still.stillMinutes + around >= longRest, !(nightAfter && still.isEvening), !nightBefore,
+            guard still.stillMinutes + around >= longRest, !still.isEvening, !nightBefore,
                   !sleptByDay(before: index, contexts, spans) else { continue }
             for member in index...last { contexts[member].isSleep = true }
         }
