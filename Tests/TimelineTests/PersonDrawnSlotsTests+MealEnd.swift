@@ -2,7 +2,7 @@ import Foundation
 @testable import GuardianTimeline
 import Testing
 
-/// A meal with the phone on a table: only getting up from it shows.
+/// A meal with the phone on a table: only getting up from it shows, or nothing (`UsualMeal`).
 extension PersonDrawnSlotsTests {
     /// Wednesday: up at 07:00, breakfast, a walk out, then the phone on a table at home from
     /// 07:52 until getting up at `getUp` (local minutes), and still again until the night.
@@ -23,9 +23,40 @@ extension PersonDrawnSlotsTests {
         #expect(meal.end == utc("2026-11-18 13:12:00"))
         #expect(try slot(at: "2026-11-18 11:00:00", in: lunch).category != .food)
 
+        // Getting up at 15:40 ends no meal; the still stay through lunch time has lunch at the usual time.
         let afternoon = try OfflineTimeline.days(stillMorning(getUp: 15 * 60 + 40), timeZone: zone)
         let day = afternoon.flatMap(\.slots).filter { $0.end > utc("2026-11-18 08:00:00") && $0.start < utc("2026-11-18 15:40:00") }
-        #expect(!day.contains { $0.category == .food })
+        #expect(day.filter { $0.category == .food }.map(\.start) == [utc("2026-11-18 12:30:00")])
+    }
+
+    /// Wednesday: up at 07:30, then the phone on a table all day and all evening, `walks`
+    /// about the flat (local minutes) the only things it shows, asleep from 23:00.
+    func stillDay(walks: [Double]) -> OfflineTimeline.DeviceEvents {
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 450), (.walking, home, 2)]
+        var now = 452.0
+        for walk in walks + [23 * 60] {
+            pieces += [(.stationary, home, walk - now), (.walking, home, 2)]
+            now = walk + 2
+        }
+        return device(pieces + [(.stationary, home, 1440 + 420 - now)])
+    }
+
+    @Test("a day still at home through the meal times has lunch at 12:30 and dinner at 19:00, unless the phone shows the meal")
+    func usualMeals() throws {
+        let unseen = try OfflineTimeline.days(stillDay(walks: [15 * 60]), timeZone: zone)
+        for (time, start) in [("12:40", "12:30"), ("19:10", "19:00")] {
+            let meal = try slot(at: "2026-11-18 \(time):00", in: unseen)
+            #expect(meal.category == .food)
+            #expect(meal.start == utc("2026-11-18 \(start):00"))
+            #expect(meal.end == meal.start + 35 * 60_000)
+        }
+        #expect(try slot(at: "2026-11-18 17:30:00", in: unseen).category == .leisure)
+        #expect(try slot(at: "2026-11-18 21:00:00", in: unseen).category == .leisure)
+
+        // Dinner seen from 18:00 to 18:40 (getting up to it and from it): no other dinner.
+        let seen = try OfflineTimeline.days(stillDay(walks: [15 * 60, 18 * 60, 18 * 60 + 40]), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 18:20:00", in: seen).category == .food)
+        #expect(try slot(at: "2026-11-18 19:10:00", in: seen).category == .leisure)
     }
 
     @Test("a stay begun and ended by getting up at a meal time is the meal, not the end of a later still stay")

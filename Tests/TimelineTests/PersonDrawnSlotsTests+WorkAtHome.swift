@@ -5,7 +5,7 @@ import Testing
 /// Work at home: a weekday's working hours at home, for someone with no place of work elsewhere.
 extension PersonDrawnSlotsTests {
     /// Wednesday at home with the phone on a table from 07:02 to 17:02 (or out for a walk from
-    /// 09:40 to 10:50), the evening at home, in bed at 22:06.
+    /// 09:40 to 10:50), the evening at home (dinner at the usual 19:00), in bed at 22:06.
     func dayAtHome(walkOut: Bool) -> OfflineTimeline.DeviceEvents {
         var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420), (.walking, home, 2)]
         pieces += walkOut ? [(.stationary, home, 158), (.walking, home, 70), (.stationary, home, 372)] : [(.stationary, home, 600)]
@@ -21,7 +21,7 @@ extension PersonDrawnSlotsTests {
         #expect(work.start == utc("2026-11-18 09:00:00"))
         #expect(try slot(at: "2026-11-18 15:00:00", in: days).category == .work)
         #expect(try slot(at: "2026-11-18 08:00:00", in: days).category == .leisure)
-        #expect(try slot(at: "2026-11-18 19:00:00", in: days).category == .leisure)
+        #expect(try slot(at: "2026-11-18 20:00:00", in: days).category == .leisure)
         #expect(try slot(at: "2026-11-19 03:00:00", in: days).category == .sleep)
 
         let dayOff = try OfflineTimeline.days(dayAtHome(walkOut: true), timeZone: zone)
@@ -36,7 +36,7 @@ extension PersonDrawnSlotsTests {
             (.walking, home, 2), (.stationary, home, 540),
         ]), timeZone: zone)
         #expect(try slot(at: "2026-11-18 14:00:00", in: days).category == .work)
-        #expect(try slot(at: "2026-11-18 19:00:00", in: days).category == .leisure)
+        #expect(try slot(at: "2026-11-18 20:00:00", in: days).category == .leisure)
     }
 
     @Test("with a place of work away from home, a day at home is no work")

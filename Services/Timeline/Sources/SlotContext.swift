@@ -132,8 +132,11 @@ struct SlotContext: Sendable, Hashable {
     /// Stays further apart than this, with movement between them, are at different places.
     static let nearbyPlace = 100.0
 
-    /// Lunch and dinner times, around the standard day's.
-    static let meals: [(window: ClosedRange<Double>, centre: Double)] = [(11 * 60 + 30...14 * 60 + 30, 13 * 60), (17 * 60 + 30...21 * 60, 19 * 60 + 15)]
+    /// Lunch and dinner times, around the standard day's: when a meal may be, the start a meal
+    /// the phone shows is preferred close to, and the start taken when it shows none (`UsualMeal`).
+    static let meals: [(window: ClosedRange<Double>, centre: Double, usual: Double)] = [
+        (11 * 60 + 30...14 * 60 + 30, 13 * 60, 12 * 60 + 30), (17 * 60 + 30...21 * 60, 19 * 60 + 15, 19 * 60),
+    ]
 
     /// Sets each stay's visit length and, in each visit home, the stay per day and meal time starting closest to it.
     static func markVisits(_ contexts: inout [SlotContext], _ spans: [SlotSpan], places: DevicePlaces, days: LocalDays) {
@@ -169,9 +172,15 @@ struct SlotContext: Sendable, Hashable {
                             && (begunMoving($0) || $0 == contexts.count - 1 || !contexts[$0 + 1].isSleep)
                     }
                     func key(_ index: Int) -> (Int, Double) { (begunMoving(index) ? 0 : 1, abs(contexts[index].startMinute - meal.centre)) }
-                    for sameDay in Dictionary(grouping: candidates, by: { days.name(of: spans[$0].start) }).values {
+                    let byDay = Dictionary(grouping: candidates, by: { days.name(of: spans[$0].start) })
+                    for sameDay in byDay.values {
                         let best = sameDay.min { key($0) < key($1) }!
                         contexts[best].isMealTime = true
+                    }
+                    // A day whose stay shows no meal: the piece cut at the usual time (`UsualMeal`), if not asleep.
+                    for index in first...last where contexts[index].startMinute.truncatingRemainder(dividingBy: 1440) == meal.usual
+                        && !contexts[index].isSleep && byDay[days.name(of: spans[index].start)] == nil {
+                        contexts[index].isMealTime = true
                     }
                 }
             }

@@ -80,13 +80,14 @@ public struct TimelineGenerator: Sendable {
     }
 
     /// One slot per span, except that a long stay is split where its night begins and ends
-    /// (`NightSplit`) and, on weekdays, where working hours begin and end (`WorkingHours`).
+    /// (`NightSplit`), on weekdays where working hours begin and end (`WorkingHours`), and
+    /// around a meal (`MealEnd`, or `UsualMeal` where nothing shows one).
     /// `signs` are the instants the charger was plugged in or out, in order.
     func slots<Edits: Collection<TimeSlot>>(_ spans: [Span], events: [AnnotatedEvent], signs: [Int64] = [], edits: Edits) -> [TimeSlot] {
         var edited: [Int64: TimeSlot] = [:]
         for slot in edits where slot.edited { edited[slot.start] = slot }
         let split = NightSplit(days: timeZone.map(LocalDays.init)), hours = WorkingHours(days: timeZone.map(LocalDays.init))
-        let meals = MealEnd(days: timeZone.map(LocalDays.init))
+        let meals = MealEnd(days: timeZone.map(LocalDays.init)), usualMeals = UsualMeal(days: timeZone.map(LocalDays.init))
         var slots: [TimeSlot] = []
         slots.reserveCapacity(spans.count)
         for span in spans {
@@ -102,6 +103,10 @@ public struct TimelineGenerator: Sendable {
                let meal = meals.cut(start: last, end: span.end) {
                 cuts.append((meal, nil))
             }
+            // Getting up (which may end a meal) shows something of the meal time it falls in.
+            let shown = cuts.filter { $0.endsMoving == true }.map(\.at) + (slot.endsMoving == true ? [span.end] : [])
+            let usual = usualMeals.cuts(start: span.start, end: span.end, signs: shown)
+            cuts += usual.filter { at in !cuts.contains { $0.at == at } }.map { ($0, nil) }
             for cut in cuts.sorted(by: { $0.at < $1.at }) {
                 var piece = slot
                 piece.endsMoving = cut.endsMoving
