@@ -35,6 +35,19 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 15:00:00", in: home).category != .sleep)
     }
 
+    @Test("on a device's first day, cut at midnight with the person at work since 20:49, the still afternoon is a nap")
+    func napBeforeANightInProgress() throws {
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [
+            (.stationary, home, 450), (.walking, home, 2), (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 40),
+            (.walking, home, 2), (.stationary, home, 270), (.walking, home, 2), (.stationary, home, 150),
+        ]
+        pieces += [(.walking, home, 3), (.automotive, home, 25), (.walking, office, 3), (.stationary, office, 191)]
+        let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 23:00:00", in: days).category == .work)
+        #expect(try slot(at: "2026-11-18 15:00:00", in: days).category == .sleep)
+        #expect(try slot(at: "2026-11-18 19:30:00", in: days).category != .sleep)
+    }
+
     @Test("after a day's sleep from a night shift, the still afternoon and evening before the next night shift are no rest and no nap")
     func noNapAfterADaysSleep() throws {
         // Home from a night at the office at 06:30, asleep until 14:00, up and about until 14:42,

@@ -1,7 +1,8 @@
 /// A nap before a night away: a stillness at home of a rest's length begun in the afternoon (a
 /// still day from the morning is a day on the sofa) and ended that evening (within `napToNight`)
 /// before leaving home for a stay elsewhere through the small hours that is no rest there (a
-/// night shift), is sleep: someone up all night lies down the afternoon before.
+/// night shift; or one begun late in the evening that the data ends in), is sleep: someone up
+/// all night lies down the afternoon before.
 extension SlotContext {
     /// The afternoon, local minutes after midnight.
     static let afternoon = 12.0 * 60..<18.0 * 60
@@ -20,7 +21,9 @@ extension SlotContext {
             guard !contexts[first...last].contains(where: \.isSleep) else { return false }
             let start = contexts[first].startMinute, end = start + Double(spans[last].end - spans[first].start) / 60_000
             let smallHours: [Double] = [60, 60 + 1440]
-            return smallHours.contains { start <= $0 && end >= $0 + 240 }
+            // Or the night away in progress: the data's last stay, begun late in the evening.
+            let inProgress = last == contexts.count - 1 && (Double(NightSplit.lateEvening * 60)..<1440).contains(start)
+            return inProgress || smallHours.contains { start <= $0 && end >= $0 + 240 }
         }
         for index in contexts.indices where contexts[index].isStay && contexts[index].kind == .home && !spans[index].slot.isGap
             && contexts[index].stillFirst == index && !contexts[index].isSleep && contexts[index].stillMinutes >= rest
