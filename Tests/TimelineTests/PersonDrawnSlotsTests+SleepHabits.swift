@@ -46,6 +46,18 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-30 03:00:00", in: days).category == .sleep)
     }
 
+    @Test("a night the phone shows no end of but leaving home at 07:39 ends by 06:54: the person got ready first")
+    func upBeforeLeaving() throws {
+        let days = try OfflineTimeline.days(device([
+            (.stationary, home, 459), (.walking, home, 3), (.automotive, home, 25), (.walking, office, 3), (.stationary, office, 540),
+            (.walking, office, 3), (.automotive, office, 25), (.walking, home, 3), (.stationary, home, 382),
+        ]), timeZone: zone)
+        let night = try slot(at: "2026-11-18 06:30:00", in: days)
+        #expect(night.category == .sleep)
+        #expect(night.end == utc("2026-11-18 07:00:00"))
+        #expect(try slot(at: "2026-11-18 07:20:00", in: days).category != .sleep)
+    }
+
     @Test("hours are learned per kind of day once three nights are seen, from all nights before; irregular times of getting up are no habit, irregular bedtimes a late one")
     func habits() {
         func night(_ start: Double?, _ end: Double?, dayOff: Bool = false) -> SleepHabits.Night { SleepHabits.Night(start: start, end: end, dayOff: dayOff) }

@@ -41,6 +41,21 @@ extension SlotContext {
         return seen
     }
 
+    /// A night ended by leaving home (the phone left still until then): the person was up this
+    /// many minutes before, getting ready.
+    static let gettingReady = 45.0
+
+    /// Whether the movement after `index` leaves home: a trip out, or to a stay elsewhere.
+    static func leavesHome(after index: Int, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Bool {
+        var next = index + 1, moving: Int64 = 0
+        while next < contexts.count, !contexts[next].isStay, !spans[next].slot.isGap {
+            moving += spans[next].duration
+            next += 1
+        }
+        guard next > index + 1 else { return false }
+        return moving >= tripOut || (next < contexts.count && !spans[next].slot.isGap && contexts[next].kind != .home)
+    }
+
     /// Marks as awake the quarter hours of each night before the usual bedtime, when the
     /// stillness began well before it, and after the usual time of getting up, when it ends well
     /// after it (not with the data: the person may still be asleep). Well: by the habits' margins.
@@ -57,6 +72,7 @@ extension SlotContext {
             // The charger plugged in as the night began, or out as it ended: no habit overrides it.
             let pluggedIn = first > 0 && spans[first - 1].slot.endsAtCharger == true
             let unplugged = spans[last].slot.endsAtCharger == true
+            let leaving = !unplugged && leavesHome(after: last, contexts, spans)
             for member in night where contexts[member].isStay {
                 let offset = Double(spans[member].start - spans[first].start) / 60_000
                 let beforeBed = contexts[member].stillFirst == first && !pluggedIn && bedtime - evening >= usual.bedtimeMargin
@@ -64,7 +80,9 @@ extension SlotContext {
                 let risen = (wakeUp - 1..<wakeUp + 720).contains(contexts[member].startMinute)
                 let afterRising = contexts[member].stillFirst == contexts[last].stillFirst && offset >= Double(NightSplit.rest / 60_000)
                     && risen && !unplugged && ending - wakeUp >= usual.wakeUpMargin && last + 1 < contexts.count
-                if beforeBed || afterRising { (contexts[member].isSleep, contexts[member].isNightRest, contexts[member].isUp) = (false, false, true) }
+                let readying = leaving && Self.morning.contains(ending) && contexts[member].stillFirst == contexts[last].stillFirst
+                    && offset >= Double(NightSplit.rest / 60_000) && Double(spans[last].end - spans[member].start) / 60_000 <= gettingReady
+                if beforeBed || afterRising || readying { (contexts[member].isSleep, contexts[member].isNightRest, contexts[member].isUp) = (false, false, true) }
             }
         }
     }
