@@ -75,6 +75,15 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 19:00:00", in: days).category != .sleep)
     }
 
+    @Test("the short stay after a long walk that follows the data's first night is no breakfast: the walk is no part of the night")
+    func noBreakfastAfterAWalk() throws {
+        let days = try OfflineTimeline.days(device([
+            (.stationary, home, 480), (.walking, home, 150), (.stationary, home, 40), (.walking, home, 2), (.stationary, home, 768),
+        ]), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 09:00:00", in: days).category != .sleep)
+        #expect(try slot(at: "2026-11-18 10:50:00", in: days).category != .food)
+    }
+
     @Test("the short stay after a nap is no breakfast: breakfast follows a night's rest")
     func noBreakfastAfterANap() throws {
         // Up at 07:30, a nap from 12:16 to 16:00 before a night at the office, then 45 minutes

@@ -23,8 +23,9 @@ struct SlotContext: Sendable, Hashable {
     var visitMinutes = 0.0
     var visitStart = 0.0
     /// For a stay: the stillness it belongs to (stays at its place not parted by movement): its
-    /// first slot, its local start in minutes after midnight, and its minutes.
-    var stillFirst = 0
+    /// first slot (-1 for movement, which belongs to no stillness), its local start in minutes
+    /// after midnight, and its minutes.
+    var stillFirst = -1
     var stillStart = 0.0
     var stillMinutes = 0.0
     /// For a stay at home: the one stay of its visit most likely to be a meal at a meal time.
