@@ -58,6 +58,16 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 07:20:00", in: days).category != .sleep)
     }
 
+    @Test("a walk at 08:46 ends the night: the still 70 minutes after it until going out are the morning, not more of the night")
+    func stillHourAfterGettingUp() throws {
+        let days = try OfflineTimeline.days(device([
+            (.stationary, home, 526), (.walking, home, 2), (.stationary, home, 70), (.walking, home, 150), (.stationary, home, 40),
+            (.walking, home, 2), (.stationary, home, 650),
+        ]), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 06:00:00", in: days).category == .sleep)
+        #expect(try slot(at: "2026-11-18 09:15:00", in: days).category != .sleep)
+    }
+
     @Test("hours are learned per kind of day once three nights are seen, from all nights before; irregular times of getting up are no habit, irregular bedtimes a late one")
     func habits() {
         func night(_ start: Double?, _ end: Double?, dayOff: Bool = false) -> SleepHabits.Night { SleepHabits.Night(start: start, end: end, dayOff: dayOff) }

@@ -289,9 +289,11 @@ struct SlotContext: Sendable, Hashable {
                 let evening = after && !before && context.isEvening
                 // The morning after a night ends with the first activity after 11:30 at the latest.
                 let afternoon = before && !after && contexts[first - 1].isNightRest && context.stillStart + still > 11.5 * 60
+                // An hour still after a walk in the night is more of it while mostly before the usual
+                // time of getting up; after it, the walk was getting up.
                 contexts[index].isSleep = (still >= 135 && (before || after) && !evening && !afternoon)
                     || (middle < 5 * 60 && (still >= 60 || before || after))
-                    || (still >= 60 && before && middle < 10 * 60)
+                    || (still >= 60 && before && middle < SleepHabits.usual.wakeUp)
             }
         }
     }
