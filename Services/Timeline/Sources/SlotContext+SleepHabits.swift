@@ -77,11 +77,12 @@ extension SlotContext {
                 let offset = Double(spans[member].start - spans[first].start) / 60_000
                 let beforeBed = contexts[member].stillFirst == first && !pluggedIn && bedtime - evening >= usual.bedtimeMargin
                     && evening + offset + contexts[member].minutes <= bedtime + 1
+                // In the night's last stillness, a rest's length into the night.
+                let lateInTheNight = contexts[member].stillFirst == contexts[last].stillFirst && offset >= Double(NightSplit.rest / 60_000)
                 let risen = (wakeUp - 1..<wakeUp + 720).contains(contexts[member].startMinute)
-                let afterRising = contexts[member].stillFirst == contexts[last].stillFirst && offset >= Double(NightSplit.rest / 60_000)
-                    && risen && !unplugged && ending - wakeUp >= usual.wakeUpMargin && last + 1 < contexts.count
-                let readying = leaving && Self.morning.contains(ending) && contexts[member].stillFirst == contexts[last].stillFirst
-                    && offset >= Double(NightSplit.rest / 60_000) && Double(spans[last].end - spans[member].start) / 60_000 <= gettingReady
+                let afterRising = lateInTheNight && risen && !unplugged && ending - wakeUp >= usual.wakeUpMargin && last + 1 < contexts.count
+                let readying = lateInTheNight && leaving && Self.morning.contains(ending)
+                    && Double(spans[last].end - spans[member].start) / 60_000 <= gettingReady
                 if beforeBed || afterRising || readying { (contexts[member].isSleep, contexts[member].isNightRest, contexts[member].isUp) = (false, false, true) }
             }
         }

@@ -86,8 +86,8 @@ public struct TimelineGenerator: Sendable {
     func slots<Edits: Collection<TimeSlot>>(_ spans: [Span], events: [AnnotatedEvent], signs: [Int64] = [], edits: Edits) -> [TimeSlot] {
         var edited: [Int64: TimeSlot] = [:]
         for slot in edits where slot.edited { edited[slot.start] = slot }
-        let split = NightSplit(days: timeZone.map(LocalDays.init)), hours = WorkingHours(days: timeZone.map(LocalDays.init))
-        let meals = MealEnd(days: timeZone.map(LocalDays.init)), usualMeals = UsualMeal(days: timeZone.map(LocalDays.init))
+        let days = timeZone.map(LocalDays.init)
+        let split = NightSplit(days: days), hours = WorkingHours(days: days), meals = MealEnd(days: days), usualMeals = UsualMeal(days: days)
         var slots: [TimeSlot] = []
         slots.reserveCapacity(spans.count)
         for span in spans {
