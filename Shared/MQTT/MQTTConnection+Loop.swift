@@ -72,6 +72,56 @@ extension MQTTConnection {
         _ = nanosleep(&request, nil)
     }
 
+    /// Sends the DISCONNECT `shutdown` asked for, once, from the network thread between turns, and
+    /// writes it at once. Returns a second descriptor of the socket, for `closeCleanly` once
+    /// libmosquitto has closed its own (it does right after writing DISCONNECT).
+    ///
+    /// Two ways a DISCONNECT used to be lost, leaving a session meant to end (expiry 0) collecting
+    /// messages, and sending the will:
+    /// - once DISCONNECT is asked for, libmosquitto drops the connection, unwritten DISCONNECT and
+    ///   all, as soon as it reads a PUBLISH: so it is written before anything more is read;
+    /// - a socket closed with unread data (messages the broker sent meanwhile) is reset, and a
+    ///   broker still writing to a reset connection drops it before reading what came last.
+    func sendRequestedDisconnect() -> Int32? {
+        let request = state.withLock { s -> DisconnectRequest? in
+            guard let request = s.disconnectRequest, !request.sent else { return nil }
+            s.disconnectRequest?.sent = true
+            return request
+        }
+        guard let request else { return nil }
+        let socket = mosquitto_socket(handle)
+        let kept = socket >= 0 ? dup(socket) : -1
+        var props = try? request.sessionExpiry.map(MQTTPropertyList.disconnect(sessionExpiry:))
+        _ = mosquitto_disconnect_v5(handle, request.reason, props?.list)
+        props?.free()
+        let deadline = ContinuousClock.now + .seconds(2)
+        while mosquitto_socket(handle) >= 0 && mosquitto_want_write(handle) && ContinuousClock.now < deadline {
+            guard mosquitto_loop_write(handle, 1) == Int32(MOSQ_ERR_SUCCESS.rawValue) else { break }
+            if mosquitto_socket(handle) >= 0 && mosquitto_want_write(handle) {
+                var fd = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&fd, 1, 100)
+            }
+        }
+        return kept >= 0 ? kept : nil
+    }
+
+    /// Reads and drops what the broker still sends until it closes the connection (having read
+    /// DISCONNECT), for at most `ceiling`, then closes `socket`: nothing is left unread, so the
+    /// connection ends with FIN, not a reset.
+    func closeCleanly(_ socket: Int32, ceiling: Duration = .seconds(2)) {
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        let deadline = ContinuousClock.now + ceiling
+        while ContinuousClock.now < deadline {
+            var fd = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&fd, 1, 100)
+            if ready < 0 && errno != EINTR { break }
+            guard ready > 0 else { continue }
+            let count = read(socket, &buffer, buffer.count)
+            if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { break }
+        }
+        close(socket)
+    }
+
     /// Wakes the network thread after another thread queued a packet (publish, subscribe,
     /// disconnect); the network thread itself writes at the end of its turn anyway.
     func wakeNetworkThread() {

@@ -22,6 +22,13 @@ final class MQTTConnection: Sendable {
 
     enum Phase { case idle, running, stopping, stopped }
 
+    /// A DISCONNECT to send: its reason code and, if any, the session expiry that replaces the CONNECT's.
+    struct DisconnectRequest {
+        let reason: Int32
+        let sessionExpiry: UInt32?
+        var sent = false
+    }
+
     typealias Completion = @Sendable (Result<Void, MQTTError>) -> Void
     typealias BurstScope = @Sendable (_ messages: [MQTTMessage], _ deliver: () -> Void) -> Void
 
@@ -64,6 +71,8 @@ final class MQTTConnection: Sendable {
         var sessionPresent: Bool?
         /// The reason code of the latest disconnection (see `MQTTClient.disconnectReason`).
         var disconnectReason: Int32?
+        /// The DISCONNECT `shutdown` asked for, sent by the network thread (see `sendRequestedDisconnect`).
+        var disconnectRequest: DisconnectRequest?
 
         /// The registrations a message tagged with `identifiers` is for. The broker keeps one
         /// subscription per filter, tagged by the latest SUBSCRIBE: every registration with an
@@ -229,7 +238,9 @@ final class MQTTConnection: Sendable {
                 firstAttempt = false
                 var loopRC = rc
                 var stopDeadline: ContinuousClock.Instant?
+                var disconnected: Int32?
                 while true {
+                    if let socket = sendRequestedDisconnect() { disconnected = socket }
                     loopRC = turn(timeoutMilliseconds: idlePollMilliseconds)
                     if loopRC != Int32(MOSQ_ERR_SUCCESS.rawValue) { break }
                     if isConnected { delay = configuration.reconnectDelayMin; failures = 0 }
@@ -243,6 +254,7 @@ final class MQTTConnection: Sendable {
                     }
                 }
                 markDisconnected()
+                if let disconnected { closeCleanly(disconnected) }
                 if isStopping || !configuration.reconnects { break }
                 logger.warning(
                     "MQTT connection lost; reconnecting",
@@ -465,19 +477,17 @@ final class MQTTConnection: Sendable {
                 try? await Task.sleep(for: .milliseconds(5))
             }
         }
+        let reason = sendWill ? Int32(MQTT_RC_DISCONNECT_WITH_WILL_MSG.rawValue) : Int32(MQTT_RC_NORMAL_DISCONNECTION.rawValue)
         let proceed = state.withLock { s -> Bool in
             guard s.phase == .running || s.phase == .idle else { return false }
             s.phase = .stopping
+            if wasRunning { s.disconnectRequest = DisconnectRequest(reason: reason, sessionExpiry: sessionExpiry) }
             return true
         }
         guard proceed else { return }
         if wasRunning {
-            let reason = sendWill ? Int32(MQTT_RC_DISCONNECT_WITH_WILL_MSG.rawValue) : Int32(MQTT_RC_NORMAL_DISCONNECTION.rawValue)
-            var props = try? sessionExpiry.map(MQTTPropertyList.disconnect(sessionExpiry:))
-            _ = mosquitto_disconnect_v5(handle, reason, props?.list)
-            props?.free()
+            // The network thread sends DISCONNECT (see `sendRequestedDisconnect`); wait for it to exit.
             wakeNetworkThread()
-            // Give the network thread a moment to write DISCONNECT, then wait for it to exit.
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let done = state.withLock { s -> Bool in
                     if s.loopDone { return true }
@@ -513,11 +523,13 @@ final class MQTTConnection: Sendable {
     /// Frees the libmosquitto handle once the network thread is gone.
     func destroy() {
         let threadRunning = state.withLock { s -> Bool in
-            if s.phase == .running { s.phase = .stopping }
+            if s.phase == .running {
+                s.phase = .stopping
+                s.disconnectRequest = DisconnectRequest(reason: Int32(MQTT_RC_NORMAL_DISCONNECTION.rawValue), sessionExpiry: nil)
+            }
             return s.threadStarted && !s.loopDone
         }
         if threadRunning {
-            _ = mosquitto_disconnect_v5(handle, Int32(MQTT_RC_NORMAL_DISCONNECTION.rawValue), nil)
             wakeNetworkThread()
             while !state.withLock({ $0.loopDone }) { Thread.sleep(forTimeInterval: 0.005) }
         }

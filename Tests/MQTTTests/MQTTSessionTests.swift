@@ -87,4 +87,38 @@ struct MQTTSessionTests {
         await adopted.shutdown(sessionExpiry: 0)
         await publisher.shutdown()
     }
+
+    /// Ending a session while messages keep arriving: libmosquitto drops the connection without its
+    /// DISCONNECT if it reads a PUBLISH first, and closing a socket with unread data resets the
+    /// connection, which the broker may notice before it reads the DISCONNECT. Either way the session
+    /// lived on (about half the rounds here, before the client wrote DISCONNECT at once and read until
+    /// the broker closed).
+    @Test("a session ended while messages pour in is gone: the DISCONNECT reaches the broker")
+    func sessionEndedUnderTraffic() async throws {
+        let broker = try TestBroker()
+        let flooder = try await broker.connectedClient("flooder")
+        let flood = Task {
+            var n = 0
+            while !Task.isCancelled {
+                try? await flooder.publish("flood/\(n % 8)", payload: Data(count: 512))
+                n += 1
+            }
+        }
+        var left: [Int] = []
+        for round in 0..<30 {
+            let id = "leaver-\(round)"
+            let leaver = try MQTTClient(configuration: persistent(broker, id), logger: .quiet)
+            let received = Atomic<Int>(0)
+            try await leaver.subscribe("flood/#", qos: .atLeastOnce) { _ in received.add(1, ordering: .relaxed) }
+            try await leaver.connect(timeout: .seconds(60))
+            #expect(await eventually { received.load(ordering: .relaxed) > 100 })
+            // Returns once the broker closed the connection, having read DISCONNECT.
+            await leaver.shutdown(sessionExpiry: 0)
+            if try await broker.sessionPresent(clientId: id) { left.append(round) }
+        }
+        flood.cancel()
+        _ = await flood.value
+        #expect(left.isEmpty, "sessions left behind in rounds \(left)")
+        await flooder.shutdown(flushTimeout: .zero)
+    }
 }
