@@ -109,7 +109,7 @@ public final class MQTTClient: Sendable {
     /// Disconnects. With `flushTimeout`, waits first for outstanding QoS 1 publishes to be acknowledged.
     /// With `sendWill`, disconnects as if the connection had dropped: the broker publishes the will.
     /// With `sessionExpiry`, replaces the session's expiry on DISCONNECT (0: the broker deletes the session).
-    /// Returns once the broker has closed the connection after reading DISCONNECT (2 s at most).
+    /// Returns once the broker has closed the connection after reading DISCONNECT (5 s at most).
     public func shutdown(flushTimeout: Duration = .seconds(5), sendWill: Bool = false, sessionExpiry: UInt32? = nil) async {
         await connection.shutdown(flushTimeout: flushTimeout, sendWill: sendWill, sessionExpiry: sessionExpiry)
     }

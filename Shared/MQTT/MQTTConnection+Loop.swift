@@ -72,6 +72,10 @@ extension MQTTConnection {
         _ = nanosleep(&request, nil)
     }
 
+    /// The longest the network thread spends writing DISCONNECT, and then waiting for the broker to
+    /// close the connection: a ceiling for a broker that stopped answering, not an expected time.
+    static let disconnectCeiling: Duration = .seconds(5)
+
     /// Sends the DISCONNECT `shutdown` asked for, once, from the network thread between turns, and
     /// writes it at once. Returns a second descriptor of the socket, for `closeCleanly` once
     /// libmosquitto has closed its own (it does right after writing DISCONNECT).
@@ -94,7 +98,7 @@ extension MQTTConnection {
         var props = try? request.sessionExpiry.map(MQTTPropertyList.disconnect(sessionExpiry:))
         _ = mosquitto_disconnect_v5(handle, request.reason, props?.list)
         props?.free()
-        let deadline = ContinuousClock.now + .seconds(2)
+        let deadline = ContinuousClock.now + Self.disconnectCeiling
         while mosquitto_socket(handle) >= 0 && mosquitto_want_write(handle) && ContinuousClock.now < deadline {
             guard mosquitto_loop_write(handle, 1) == Int32(MOSQ_ERR_SUCCESS.rawValue) else { break }
             if mosquitto_socket(handle) >= 0 && mosquitto_want_write(handle) {
@@ -106,11 +110,11 @@ extension MQTTConnection {
     }
 
     /// Reads and drops what the broker still sends until it closes the connection (having read
-    /// DISCONNECT), for at most `ceiling`, then closes `socket`: nothing is left unread, so the
-    /// connection ends with FIN, not a reset.
-    func closeCleanly(_ socket: Int32, ceiling: Duration = .seconds(2)) {
+    /// DISCONNECT), for at most `disconnectCeiling`, then closes `socket`: nothing is left unread,
+    /// so the connection ends with FIN, not a reset.
+    func closeCleanly(_ socket: Int32) {
         var buffer = [UInt8](repeating: 0, count: 16_384)
-        let deadline = ContinuousClock.now + ceiling
+        let deadline = ContinuousClock.now + Self.disconnectCeiling
         while ContinuousClock.now < deadline {
             var fd = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
             let ready = poll(&fd, 1, 100)
