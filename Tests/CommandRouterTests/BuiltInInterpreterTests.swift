@@ -324,8 +324,55 @@ struct ReversalTests {
             #expect(net(text, allowTikTok).question?.contains("both") == true, "\(text)")
         }
         #expect(read("Block YouTube, not TikTok").question?.contains("not") == true)
+        #expect(read("Block games but not Minecraft").question?.contains("not") == true)
         #expect(read("Let Sam play Minecraft but not Fortnite").isClarify)
         let warning = try ParentCommand(action: .warning, message: "YouTube is unblocked, TikTok stays blocked")
         #expect(net("tell him youtube is unblocked but tiktok stays blocked", warning) == .command(warning, child: nil))
+    }
+
+    @Test("words that leave something out are a question whatever the answer, never the block of what was left out")
+    func exceptions() throws {
+        let blockYouTube = try ParentCommand(action: .blockApp, apps: ["youtube"])
+        let allowGames = try ParentCommand(action: .allow, categories: [.games])
+        for text in ["Block all apps but YouTube", "Block everything except YouTube", "Block everything apart from YouTube",
+                     "block all the apps other than youtube", "Allow everything but games", "allow everything excluding games"] {
+            #expect(read(text).question?.contains("leave anything out") == true, "\(text)")
+            #expect(net(text, blockYouTube).question?.contains("leave anything out") == true, "\(text)")
+            #expect(net(text, allowGames).question?.contains("leave anything out") == true, "\(text)")
+        }
+        // "but" before a verb joins two requests, not an exception
+        #expect(read("lift the tiktok ban but ban youtube").question?.contains("leave anything out") == false)
+    }
+
+    @Test("a minus sign before a length of time is a question; a range is not a minus")
+    func negativeAmounts() throws {
+        let blockGames = try ParentCommand(action: .shutdown, durationSeconds: 7200, categories: [.games])
+        for text in ["Block games for -2 hours", "Give him -10 minutes", "block games -30 min"] {
+            #expect(read(text).question?.contains("negative") == true, "\(text)")
+            #expect(net(text, blockGames).question?.contains("negative") == true, "\(text)")
+        }
+        #expect(read("Bedtime 9-7").command?.schedule?.start == "21:00")
+        #expect(read("Block games for 2 hours").command == blockGames)
+    }
+
+    @Test("ending a schedule is a question, never a new schedule; setting one still works")
+    func endingASchedule() {
+        for text in ["Cancel bedtime", "Turn off bedtime", "turn homework mode off", "No bedtime tonight",
+                     "Remove the bedtime schedule", "stop homework mode", "Turn off downtime"] {
+            #expect(read(text).question?.contains("remove a schedule") == true, "\(text): \(String(describing: read(text).question))")
+        }
+        #expect(read("Downtime at 9pm").command?.schedule?.type == .bedtime)
+        #expect(read("Bedtime at 9pm").command?.schedule?.start == "21:00")
+        #expect(read("Block games until bedtime").command?.condition == "bedtime")
+    }
+
+    @Test("an upper bound on an amount of time is a daily allowance: a question")
+    func atMost() throws {
+        for text in ["No more than 1 hour of games today", "At most 2 hours of YouTube", "a maximum of 30 minutes of tiktok"] {
+            #expect(read(text).question?.contains("daily allowance") == true, "\(text): \(String(describing: read(text).question))")
+        }
+        #expect(read("No more YouTube").command?.action == .blockApp)
+        // a child called Max is still a name
+        #expect(read("Give Max 10 more minutes") == .command(try ParentCommand(action: .extend, durationSeconds: 600), child: "Max"))
     }
 }

@@ -13,6 +13,8 @@ struct ClauseSlots: Sendable {
     var restrictions = false
     /// Positions of targets (apps, categories, everything, devices, restrictions) and of restrictions.
     var targetPositions: [Int] = []
+    /// Positions of schedule words ("bedtime", "homework mode").
+    var kindPositions: [Int] = []
     var restrictionPositions: [Int] = []
     var unknownTargets: [String] = []
 
@@ -267,6 +269,7 @@ struct ClauseParser {
             mark(i..<i + 1)
         case .scheduleKind(let kind):
             slots.kinds.append(kind)
+            slots.kindPositions.append(i)
             mark(i..<i + 1)
         case .mode:
             slots.mode = true
@@ -277,7 +280,10 @@ struct ClauseParser {
         case .filler:
             if tokens[lexes[i].first].word == "now" { slots.now = true }
             mark(i..<i + 1)
-        case .article, .a, .speaker, .be, .aux, .possessive, .with, .next, .inside, .and, .or, .but, .then:
+        case .article, .a, .speaker, .be, .aux, .possessive, .with, .next, .inside, .and, .or, .but, .then, .except:
+            mark(i..<i + 1)
+        case .atMost:
+            if amount(at: i + 1) != nil { slots.budget = true }
             mark(i..<i + 1)
         case .him, .her:
             let pronoun = k == .him ? "him" : "her"

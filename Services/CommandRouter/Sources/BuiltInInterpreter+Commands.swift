@@ -19,6 +19,23 @@ extension ClauseSlots {
     /// Words for a block as a thing to lift: "the block", "the ban", "the shutdown", "the lock".
     static let blockWords: Set<Key> = [.block, .shutdown, .lock, .pause]
 
+    /// "Cancel bedtime", "turn homework mode off", "no bedtime tonight": a schedule named right
+    /// after a verb that ends it, with no time or other target in the clause (a schedule cannot be
+    /// removed on its own, so this is a question, never a new schedule).
+    var removesSchedule: Bool {
+        guard let kind = kindPositions.first, startTimes.isEmpty, endTimes.isEmpty, windows.isEmpty, untilTimes.isEmpty,
+              durations.isEmpty, afterTimes.isEmpty
+        else { return false }
+        return cues.contains { cue in
+            guard cue.at < kind, !targetPositions.contains(where: { $0 > cue.at && $0 < kind }) else { return false }
+            switch cue.key {
+            case .end, .undo, .remove, .lift, .stop, .no: return true
+            case .turn: return cues.contains { $0.key == .off && $0.at > cue.at }
+            default: return false
+            }
+        }
+    }
+
     func head() -> (Head, negated: Bool) {
         var negated = false
         func later(_ n: Int, _ keys: [Key]) -> Bool { cues[(n + 1)...].contains { keys.contains($0.key) } }
@@ -182,6 +199,9 @@ struct CommandBuilder {
             case .schedule, .none:
                 return .clarify(question: "What would you like me to do instead? \(Self.examples)")
             }
+        }
+        if slots.removesSchedule {
+            return .clarify(question: "I can't remove a schedule on its own. Lifting all restrictions ends it too (say “Unblock everything”): should I do that?")
         }
         if slots.budget || (head == .none && slots.restrictions && !slots.durations.isEmpty) {
             return .clarify(question: "I can't set a daily allowance. I can block \(targetName ?? "it") now for a time or until a time: which do you want?")

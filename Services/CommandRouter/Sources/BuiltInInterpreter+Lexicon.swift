@@ -15,6 +15,10 @@ enum Key: Hashable, Sendable {
     case off, on, down, back, away, up, out, inside
     case forWord, until, after, before, from, to, between, at, by, of, with
     case and, or, then, but
+    /// "except", "apart from": a target left out of the block or allowance.
+    case except
+    /// "no more than", "at most" before an amount: a daily allowance.
+    case atMost
     // Polarity and degree
     case not, no, more, another, only
     // People
@@ -134,7 +138,7 @@ final class Lexicon: Sendable {
                      "xbox", "x box", "playstation", "play station", "ps 4", "ps 5", "ps4", "ps5", "nintendo switch", "nintendo",
                      "chromebook", "pc", "macbook", "mac", "television", "telly", "smart tv", "kindle fire"])
         key(.scheduleKind(.bedtime), ["bedtime", "bed time", "bed", "lights out", "sleep", "sleep mode", "night mode",
-                                      "sleep time", "bedtimes"])
+                                      "sleep time", "bedtimes", "downtime", "down time"])
         key(.scheduleKind(.educational), ["homework time", "homework mode", "study time", "study mode", "school mode",
                                           "learning time", "learning mode", "study"])
         key(.scheduleKind(.socialOnly), ["social only", "social mode", "social only mode"])
@@ -176,6 +180,8 @@ final class Lexicon: Sendable {
         key(.or, ["or"])
         key(.then, ["then", "afterwards", "after that"])
         key(.but, ["but"])
+        key(.except, ["except", "except for", "apart from", "other than", "excluding", "save for", "with the exception of"])
+        key(.atMost, ["no more than", "not more than", "at most", "a maximum of"])
         key(.not, ["not", "never", "no longer", "no need to", "no need for", "no need", "not anymore"])
         key(.no, ["no", "nothing"])
         key(.more, ["more", "extra", "additional"])

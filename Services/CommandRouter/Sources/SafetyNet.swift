@@ -13,12 +13,22 @@ enum SafetyNet {
         var lifts = false
         /// A "not"/"never" that no verb took: "Block YouTube, not TikTok".
         var strayNegation = false
+        /// Something left out: "Block everything except YouTube", "all apps but YouTube".
+        var exception = false
+        /// A minus sign before a number: "for -2 hours".
+        var negativeAmount = false
     }
 
     /// `interpretation` if it agrees with `reading`, the words' ``read(_:)``; otherwise a question.
     static func check(_ interpretation: Interpretation, reading: Reading) -> Interpretation {
         guard case .command(let command, _) = interpretation, command.action != .warning else { return interpretation }
         let target = targetName(command)
+        if reading.negativeAmount {
+            return .clarify(question: "A length of time can't be negative. For how long?")
+        }
+        if reading.exception {
+            return .clarify(question: "I can't leave anything out of a block or an allowance. I can block or allow everything, a category (games, social media, videos) or apps by name: which should I do?")
+        }
         if reading.lifts && reading.restricts {
             return .clarify(question: "You asked me both to lift a block and to add one. Which should I do: block \(target), or allow it?")
         }
@@ -83,7 +93,28 @@ enum SafetyNet {
             negated = false
         }
         var hasTargetAfterNegation = false
+        func isTarget(_ i: Int) -> Bool {
+            switch lexes[i].sense {
+            case .app, .category, .key(.everything): true
+            default: false
+            }
+        }
         for i in lexes.indices {
+            if key(i) == .except {
+                reading.exception = true
+            } else if key(i) == .but, (0..<i).contains(where: isTarget) {
+                // "all apps but YouTube": a target right after "but", no verb of its own
+                let next = ((i + 1)..<lexes.count).first { key($0) != .article }
+                if let next, isTarget(next) { reading.exception = true }
+            }
+            if case .punctuation("-") = lexes[i].sense, i + 1 < lexes.count, case .number = lexes[i + 1].sense {
+                let range: Bool
+                switch i > 0 ? lexes[i - 1].sense : nil {
+                case .number?, .clock?: range = true
+                default: range = false
+                }
+                if !range { reading.negativeAmount = true }
+            }
             if isBoundary(i) {
                 if negated && hasTargetAfterNegation { reading.strayNegation = true }
                 negated = false
