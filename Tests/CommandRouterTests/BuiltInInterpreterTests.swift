@@ -375,4 +375,30 @@ struct ReversalTests {
         // a child called Max is still a name
         #expect(read("Give Max 10 more minutes") == .command(try ParentCommand(action: .extend, durationSeconds: 600), child: "Max"))
     }
+
+    @Test("turning off or disabling a block lifts it; a block word after the verb's own target is not its object")
+    func disablingABlock() throws {
+        let blockYouTube = try ParentCommand(action: .blockApp, apps: ["youtube"])
+        let allowYouTube = try ParentCommand(action: .allow, apps: ["youtube"])
+        for text in ["Disable the block on YouTube", "Switch off the ban on YouTube", "Turn off the block on YouTube", "Disable the YouTube ban"] {
+            #expect(read(text) == .command(allowYouTube, child: nil), "\(text)")
+            #expect(net(text, blockYouTube).question?.contains("lifting a block") == true, "\(text)")
+        }
+        for text in ["Turn off YouTube", "Disable YouTube", "YouTube ban", "Block YouTube, it's banned"] {
+            #expect(read(text) == .command(blockYouTube, child: nil), "\(text)")
+        }
+    }
+
+    @Test("a not taken back at the end, stop letting, and allowing only some apps are never read the other way")
+    func takenBack() throws {
+        let blockGames = try ParentCommand(action: .shutdown, categories: [.games])
+        #expect(read("Block games. Actually, don't.").isClarify)
+        #expect(net("Block games. Actually, don't.", blockGames).isClarify)
+        #expect(read("Stop letting him play games") == .command(blockGames, child: "him"))
+        #expect(read("Stop allowing TikTok") == .command(try ParentCommand(action: .blockApp, apps: ["tiktok"]), child: nil))
+        let allowYouTube = try ParentCommand(action: .allow, apps: ["youtube"])
+        #expect(read("Allow only YouTube").question?.contains("only some apps") == true)
+        #expect(net("only let him use youtube", allowYouTube).question?.contains("only some apps") == true)
+        #expect(read("Allow YouTube") == .command(allowYouTube, child: nil))
+    }
 }

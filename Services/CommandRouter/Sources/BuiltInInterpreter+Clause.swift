@@ -15,6 +15,9 @@ struct ClauseSlots: Sendable {
     var targetPositions: [Int] = []
     /// Positions of schedule words ("bedtime", "homework mode").
     var kindPositions: [Int] = []
+    /// Positions of block words used as nouns, after an article, a possessive or what is blocked
+    /// ("the ban", "a block", "the YouTube ban"): what a verb before them acts on.
+    var blockNounPositions: [Int] = []
     var restrictionPositions: [Int] = []
     var unknownTargets: [String] = []
 
@@ -321,6 +324,7 @@ struct ClauseParser {
              .enough, .over, .timeUp, .no, .not, .more, .another, .modal, .off, .on, .down, .back, .away, .up, .out,
              .warn, .tell, .remind, .notify, .send, .know:
             slots.cues.append((k, i))
+            if ClauseSlots.blockWords.contains(k), i > lo, Lex.namesABlock(lexes, i) { slots.blockNounPositions.append(i) }
             mark(i..<i + 1)
         case .warningNoun, .conditionWord, .done, .finish, .clean, .question, .unit, .half, .quarter, .couple, .vague, .longer,
              .am, .pm, .oclock, .morning, .afternoon, .evening, .night:

@@ -67,7 +67,9 @@ extension ClauseSlots {
                     resolved = .block(needsTarget: true)
                 }
             case .block:
-                resolved = previous(n, .stop) ? .allow(permissive: false, needsTarget: true) : .block(needsTarget: true)
+                // "disable the YouTube ban": the verb acts on the block named after it
+                let onABlock = blockNounPositions.contains { $0 > cue.at } && !blockNounPositions.contains(cue.at)
+                resolved = previous(n, .stop) || onABlock ? .allow(permissive: false, needsTarget: true) : .block(needsTarget: true)
             case .shutdown, .lock, .timeUp, .shut:
                 resolved = .block(needsTarget: false)
             case .over:
@@ -76,7 +78,8 @@ extension ClauseSlots {
                 resolved = .block(needsTarget: true)
             case .turn:
                 if later(n, [.off, .out, .down]) {
-                    resolved = .block(needsTarget: true)
+                    // "turn off the block on YouTube" lifts it
+                    resolved = blockNounPositions.contains { $0 > cue.at } ? .allow(permissive: false, needsTarget: true) : .block(needsTarget: true)
                 } else if later(n, [.on, .back]) {
                     resolved = kinds.isEmpty ? .allow(permissive: false, needsTarget: true) : .schedule
                 }

@@ -60,6 +60,16 @@ struct Lex: Sendable {
     var first: Int
     var last: Int
 
+    /// Whether the block word at `i` is a noun: after an article, a possessive or what it blocks
+    /// ("the ban", "a block", "his lock", "the YouTube ban").
+    static func namesABlock(_ lexes: [Lex], _ i: Int) -> Bool {
+        guard i > 0 else { return false }
+        switch lexes[i - 1].sense {
+        case .key(.article), .key(.a), .key(.possessive), .key(.him), .key(.her), .app, .category: return true
+        default: return false
+        }
+    }
+
     var key: Key? {
         if case .key(let key) = sense { return key }
         return nil
@@ -98,7 +108,7 @@ final class Lexicon: Sendable {
         key(.take, ["take", "took"])
         key(.stop, ["stop"])
         key(.remove, ["remove", "delete", "uninstall"])
-        key(.allow, ["allow", "permit", "enable", "re enable", "reenable", "allowed"])
+        key(.allow, ["allow", "permit", "enable", "re enable", "reenable", "allowed", "allowing", "permitting"])
         key(.unblock, ["unblock", "unlock", "unban", "restore", "resume", "unpause", "unrestrict", "unblocked", "unlocked",
                        "unmute", "unmuted", "unfreeze", "unfrozen", "unsilence", "unground", "ungrounded", "unbanned",
                        "unpaused", "un block", "un ban", "un lock", "un mute", "un freeze"])
@@ -106,7 +116,7 @@ final class Lexicon: Sendable {
         key(.undo, ["undo", "reverse", "revoke", "get rid of", "scrap", "call off", "undone"])
         key(.end, ["end", "cancel", "clear", "cancelled", "canceled"])
         key(.freeTime, ["free time", "free play"])
-        key(.letVerb, ["let"])
+        key(.letVerb, ["let", "letting"])
         key(.give, ["give", "gimme"])
         key(.add, ["add"])
         key(.grant, ["grant"])

@@ -11,12 +11,14 @@ enum SafetyNet {
     struct Reading: Equatable, Sendable {
         var restricts = false
         var lifts = false
-        /// A "not"/"never" that no verb took: "Block YouTube, not TikTok".
+        /// A "not"/"never" that no verb took: "Block YouTube, not TikTok", "Block games. Actually, don't.".
         var strayNegation = false
         /// Something left out: "Block everything except YouTube", "all apps but YouTube".
         var exception = false
         /// A minus sign before a number: "for -2 hours".
         var negativeAmount = false
+        /// "Allow only YouTube": everything else blocked, which no allowance says.
+        var onlyAllowed = false
     }
 
     /// `interpretation` if it agrees with `reading`, the words' ``read(_:)``; otherwise a question.
@@ -28,6 +30,9 @@ enum SafetyNet {
         }
         if reading.exception {
             return .clarify(question: "I can't leave anything out of a block or an allowance. I can block or allow everything, a category (games, social media, videos) or apps by name: which should I do?")
+        }
+        if reading.onlyAllowed && command.action == .allow {
+            return .clarify(question: "I can't allow only some apps and block the rest. I can block everything, a category (games, social media, videos) or apps by name, or set a social-only or homework schedule: which should I do?")
         }
         if reading.lifts && reading.restricts {
             return .clarify(question: "You asked me both to lift a block and to add one. Which should I do: block \(target), or allow it?")
@@ -85,6 +90,10 @@ enum SafetyNet {
             let range = after ? (i + 1)..<clauseEnd(i) : clauseStart..<i
             return range.first { lexes[$0].key.map(keys.contains) ?? false }
         }
+        /// A block word used as a noun later in `i`'s clause ("the ban").
+        func blockNoun(after i: Int) -> Int? {
+            ((i + 1)..<clauseEnd(i)).first { j in key(j).map(blocking.contains) == true && Lex.namesABlock(lexes, j) }
+        }
         func clauseHasSchedule(_ i: Int) -> Bool {
             (clauseStart..<clauseEnd(i)).contains { if case .key(.scheduleKind) = lexes[$0].sense { return true }; return false }
         }
@@ -92,7 +101,6 @@ enum SafetyNet {
             if restricting != negated { reading.restricts = true } else { reading.lifts = true }
             negated = false
         }
-        var hasTargetAfterNegation = false
         func isTarget(_ i: Int) -> Bool {
             switch lexes[i].sense {
             case .app, .category, .key(.everything): true
@@ -116,18 +124,10 @@ enum SafetyNet {
                 if !range { reading.negativeAmount = true }
             }
             if isBoundary(i) {
-                if negated && hasTargetAfterNegation { reading.strayNegation = true }
+                if negated { reading.strayNegation = true }
                 negated = false
-                hasTargetAfterNegation = false
                 clauseStart = i + 1
                 continue
-            }
-            switch lexes[i].sense {
-            case .app, .category:
-                if negated { hasTargetAfterNegation = true }
-                continue
-            default:
-                break
             }
             guard let k = lexes[i].key, !consumed.contains(i) else { continue }
             switch k {
@@ -143,8 +143,12 @@ enum SafetyNet {
                     point(true)
                 }
             case .stop:
-                // "stop blocking", "stop turning off": the block is what stops; "stop the ban" lifts it
-                if let next = key(i + 1), blocking.contains(next) || next == .turn {
+                // "stop blocking", "stop turning off": the block is what stops; "stop the ban" lifts it;
+                // "stop letting him play" restricts
+                if let next = key(i + 1), next == .letVerb || next == .allow {
+                    consumed.insert(i + 1)
+                    point(true)
+                } else if let next = key(i + 1), blocking.contains(next) || next == .turn {
                     negated = true
                 } else if let object = clauseHas(i, blocking, after: true) {
                     consumed.insert(object)
@@ -153,7 +157,13 @@ enum SafetyNet {
                     point(true)
                 }
             case _ where blocking.contains(k):
-                point(true)
+                // "disable the YouTube ban": the verb lifts the block named after it
+                if !Lex.namesABlock(lexes, i), let noun = blockNoun(after: i) {
+                    consumed.insert(noun)
+                    point(false)
+                } else {
+                    point(true)
+                }
             case .unblock, .freeTime:
                 point(false)
             case _ where lifting.contains(k):
@@ -169,7 +179,12 @@ enum SafetyNet {
             case .turn:
                 guard !clauseHasSchedule(i) else { continue }
                 if clauseHas(i, [.off, .out, .down], after: true) != nil {
-                    point(true)
+                    if let noun = blockNoun(after: i) {
+                        consumed.insert(noun)
+                        point(false)
+                    } else {
+                        point(true)
+                    }
                 } else if clauseHas(i, [.on, .back], after: true) != nil {
                     point(false)
                 }
@@ -188,7 +203,10 @@ enum SafetyNet {
                 break
             }
         }
-        if negated && hasTargetAfterNegation { reading.strayNegation = true }
+        if negated { reading.strayNegation = true }
+        reading.onlyAllowed = lexes.indices.contains { key($0) == .only }
+            && lexes.indices.contains { key($0) == .allow || key($0) == .letVerb }
+            && !lexes.contains { if case .key(.scheduleKind) = $0.sense { return true }; return false }
         return reading
     }
 }
