@@ -33,12 +33,9 @@ struct PolicyEngine: Sendable {
             }
         case .extend:
             // "15 more minutes then bedtime mode": the extension may carry a follow-up schedule.
-            let running = rules.indices.filter { rules[$0].kind != .exemption && (rules[$0].until ?? .init(milliseconds: 0)) > now }
-                .max { rules[$0].until! < rules[$1].until! }
-            if let seconds = command.durationSeconds, let index = running {
-                rules[index].until = rules[index].until!.adding(seconds: Double(seconds))
-            } else if command.schedule == nil {
-                return .failure(CommandRejection("there is no time limit running to extend"))
+            switch moreTime(command, id: id, now: now, rules: rules) {
+            case .success(let extended): rules = extended
+            case .failure(let rejection): if command.schedule == nil { return .failure(rejection) }
             }
             if let schedule = command.schedule { rules.append(scheduleRule(schedule, command: command, id: id, now: now, end: nil)) }
         case .schedule:

@@ -43,6 +43,11 @@ struct RestrictionRule: Codable, Sendable, Equatable {
         return candidates.min()
     }
 
+    /// Whether the two name an app or a category in common.
+    func overlaps(_ other: RestrictionRule) -> Bool {
+        !Set(apps ?? []).isDisjoint(with: other.apps ?? []) || !Set(categories ?? []).isDisjoint(with: other.categories ?? [])
+    }
+
     /// True when an exemption covers this rule (same apps or categories, or everything).
     func isCovered(by exemption: RestrictionRule) -> Bool {
         guard exemption.kind == .exemption, kind != .exemption else { return false }

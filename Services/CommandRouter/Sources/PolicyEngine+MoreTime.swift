@@ -1,0 +1,69 @@
+import Foundation
+import GuardianShared
+
+extension PolicyEngine {
+    /// How far ahead a limit about to begin still counts as the current one ("10 more minutes"
+    /// a few minutes before bedtime).
+    static let upcomingLimit: Double = 60 * 60
+
+    /// `extend`, more time for the child on the current limit: the rules with the time added, or
+    /// why there is no time to add (nothing limits the child now or within `upcomingLimit`, or
+    /// only a block on everything does and the command names apps or categories).
+    ///
+    /// - An allowance running now (an `allow` for a while) for what the command names (anything,
+    ///   if it names nothing) ends that much later, or at the command's `until`.
+    /// - Otherwise, while a block or schedule applies, or before one begins within the hour, an
+    ///   exemption lets the child use what the command names (everything, if it names nothing)
+    ///   from now until that much after the limit would have begun (now, if it applies already),
+    ///   or until the command's `until`. The limit then applies again as before.
+    ///
+    /// More time never lengthens a block.
+    func moreTime(_ command: ParentCommand, id: String, now: Timestamp, rules: [RestrictionRule]) -> Result<[RestrictionRule], CommandRejection> {
+        let named = RestrictionRule(
+            id: id, commandId: id, kind: .exemption, apps: command.apps, categories: command.categories?.map(\.rawValue), message: nil,
+            condition: nil, from: now, until: nil, schedule: nil)
+        func later(_ base: Timestamp) -> Timestamp? {
+            command.durationSeconds.map { base.adding(seconds: Double($0)) } ?? command.untilDate.map(Timestamp.init)
+        }
+        var rules = rules
+        let allowances = rules.indices.filter { index in
+            let rule = rules[index]
+            guard rule.kind == .exemption, let until = rule.until, rule.from <= now, until > now else { return false }
+            return named.apps == nil && named.categories == nil || rule.overlaps(named)
+        }
+        if let index = allowances.max(by: { rules[$0].until! < rules[$1].until! }), let end = later(rules[index].until!) {
+            rules[index].until = max(rules[index].until!, end)
+            return .success(rules)
+        }
+        let everything = named.apps == nil && named.categories == nil
+        /// The restrictions at `t` the exemption would lift, and whether one it cannot (a block on everything) applies.
+        func limits(at t: Timestamp) -> (lifted: Bool, wholeDevice: Bool) {
+            let applying = restrictions(rules, at: t)
+            let whole = applying.contains { $0.apps == nil && $0.categories == nil }
+            let lifted = applying.contains { restriction in
+                everything || !Set(restriction.apps ?? []).isDisjoint(with: named.apps ?? [])
+                    || !Set(restriction.categories ?? []).isDisjoint(with: named.categories ?? [])
+            }
+            return (lifted, whole && !everything)
+        }
+        var begins: Timestamp?
+        for t in [now] + (nextChange(rules, after: now).map { [$0] } ?? []) where t.date.timeIntervalSince(now.date) <= Self.upcomingLimit {
+            let limit = limits(at: t)
+            if limit.wholeDevice {
+                return .failure(CommandRejection("everything is blocked, so more time can only be for everything, not for some apps"))
+            }
+            if limit.lifted {
+                begins = t
+                break
+            }
+        }
+        guard let begins, let end = later(begins), end > now else {
+            return .failure(CommandRejection("nothing limits \(everything ? "the child" : "that") now or within the hour, so there is no time to add"))
+        }
+        var exemption = named
+        exemption.id = "\(id)-exemption"
+        exemption.until = end
+        rules.append(exemption)
+        return .success(rules)
+    }
+}
