@@ -70,6 +70,14 @@ struct MoreTimeTests {
         ])
         #expect(blocked(rules, at: 330) == [])
         #expect(blocked(rules, at: 361) == ["bedtime:everything"])
+        // Until a time before bedtime begins adds nothing: refused, not accepted for nothing.
+        let early = RFC3339.format(Fixtures.date("2026-05-15 20:58"))
+        #expect(throws: CommandRejection.self) {
+            try apply([
+                (0, try ParentCommand(action: .schedule, schedule: .init(start: "21:00", end: "07:00", type: .bedtime, repeat: .daily))),
+                (295, try ParentCommand(action: .extend, until: early)),
+            ])
+        }
     }
 
     @Test("with nothing limiting the child, or only a block on everything for one app's time, there is no time to add")

@@ -57,8 +57,11 @@ extension PolicyEngine {
                 break
             }
         }
-        guard let begins, let end = later(begins), end > now else {
+        guard let begins else {
             return .failure(CommandRejection("nothing limits \(everything ? "the child" : "that") now or within the hour, so there is no time to add"))
+        }
+        guard let end = later(begins), end > begins else {
+            return .failure(CommandRejection("that time comes before the limit begins, so it adds no time"))
         }
         var exemption = named
         exemption.id = "\(id)-exemption"
