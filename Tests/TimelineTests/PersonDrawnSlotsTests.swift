@@ -127,11 +127,11 @@ struct PersonDrawnSlotsTests {
         #expect(first.byRoutine.count == SyntheticPerson.Routine.allCases.count)
         #expect(first.overall.totalTime < evaluation.overall.totalTime)
         #expect(evaluation.report.contains("first 3 days"))
-        // The newer kinds' people, split by where their phone lies at home, add up to them.
+        // The newer kinds' people, split by what their phone shows at home, add up to them.
         let newer = first.byRoutine.filter { !SyntheticPerson.Routine.everyday.contains($0.key) }.values.reduce(Int64(0)) { $0 + $1.totalTime }
-        let split = try #require(evaluation.byPhoneDown[.firstDay])
-        #expect((split[true]?.totalTime ?? 0) + (split[false]?.totalTime ?? 0) == newer)
-        #expect(evaluation.report.contains("phone on a table"))
+        let split = try #require(evaluation.byPhoneAtHome[.firstDay])
+        #expect(split.values.reduce(Int64(0)) { $0 + $1.totalTime } == newer)
+        for kind in split.keys { #expect(evaluation.report.contains(kind.rawValue)) }
         // With the truth beside it, a listing marks what the person did as found or missed.
         let person = data.people[0]
         let listing = try #require(evaluation.listing(of: person.person.deviceId, truth: true)).split(separator: "\n")

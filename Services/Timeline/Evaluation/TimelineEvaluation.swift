@@ -34,9 +34,22 @@ public struct TimelineEvaluation: Sendable {
     public var byRoutine: [SyntheticPerson.Routine: TimelineScore] { stages[.wholePeriod]?.byRoutine ?? [:] }
     /// Each stage's score, overall and per routine.
     public var stages: [Stage: (overall: TimelineScore, byRoutine: [SyntheticPerson.Routine: TimelineScore])] = [:]
-    /// Each stage's score of the newer routines' people by where their phone lies at home
-    /// (`true`: on a table, most walks about the flat unseen).
-    public var byPhoneDown: [Stage: [Bool: TimelineScore]] = [:]
+    /// What a phone shows of a person at home.
+    public enum PhoneAtHome: String, Sendable, CaseIterable, Hashable {
+        /// Carried: walks about the home are seen.
+        case pocket = "phone in a pocket"
+        /// On a table, most walks unseen, but put on the charger at bedtime and off on getting up.
+        case tableCharged = "table, charged"
+        /// On a table and never charged overnight: the home shows almost nothing.
+        case tableSilent = "table, no charger"
+
+        init(_ person: SyntheticPerson) {
+            self = !person.leavesPhoneDown ? .pocket : person.chargesOvernight ? .tableCharged : .tableSilent
+        }
+    }
+
+    /// Each stage's score of the newer routines' people by what their phone shows at home.
+    public var byPhoneAtHome: [Stage: [PhoneAtHome: TimelineScore]] = [:]
     /// The whole period's days, by device.
     public var published: [String: [DayTimeline]] = [:]
     /// Which days these are, for the report ("held-out", "training").
@@ -67,7 +80,7 @@ public struct TimelineEvaluation: Sendable {
                 overall.add(score)
                 byRoutine[person.person.routine, default: TimelineScore()].add(score)
                 if !SyntheticPerson.Routine.everyday.contains(person.person.routine) {
-                    byPhoneDown[stage, default: [:]][person.person.leavesPhoneDown, default: TimelineScore()].add(score)
+                    byPhoneAtHome[stage, default: [:]][PhoneAtHome(person.person), default: TimelineScore()].add(score)
                 }
             }
             self.stages[stage] = (overall, byRoutine)
@@ -134,10 +147,10 @@ public struct TimelineEvaluation: Sendable {
             lines.append(routine.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0) + present.map { cell(stages[$0]?.byRoutine[routine]) }.joined())
         }
         lines.append("overall".padding(toLength: 18, withPad: " ", startingAt: 0) + present.map { cell(stages[$0]?.overall) }.joined())
-        if !byPhoneDown.isEmpty {
-            lines.append("of the newer kinds:")
-            for (down, name) in [(false, "phone in a pocket"), (true, "phone on a table")] {
-                lines.append(name.padding(toLength: 18, withPad: " ", startingAt: 0) + present.map { cell(byPhoneDown[$0]?[down]) }.joined())
+        if !byPhoneAtHome.isEmpty {
+            lines.append("of the newer kinds, by what the phone shows at home:")
+            for kind in PhoneAtHome.allCases where byPhoneAtHome.values.contains(where: { $0[kind] != nil }) {
+                lines.append(kind.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0) + present.map { cell(byPhoneAtHome[$0]?[kind]) }.joined())
             }
         }
         lines.append("")
