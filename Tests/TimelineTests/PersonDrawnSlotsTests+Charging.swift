@@ -32,6 +32,35 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-19 07:10:00", in: uncharged).category == .sleep)
     }
 
+    /// A first day: home at 16:00, a walk at `walk` (minutes after 16:00), then the phone on a
+    /// table until 07:30 the next morning, but for a walk to the bathroom at 05:30; on the charger
+    /// from 23:00 to 07:00.
+    func chargedNight(walk: Double) -> OfflineTimeline.DeviceEvents {
+        var events = device([
+            (.stationary, home, 420), (.walking, home, 2), (.automotive, home, 25), (.walking, office, 3), (.stationary, office, 480),
+            (.walking, office, 3), (.automotive, office, 25), (.walking, home, 2), (.stationary, home, walk), (.walking, home, 2),
+            (.stationary, home, 808 - walk), (.walking, home, 2), (.stationary, home, 118), (.walking, home, 2), (.stationary, home, 60),
+        ])
+        events.charges = [
+            ChargeEvent(timestamp: utc("2026-11-18 12:00:00"), charging: false), ChargeEvent(timestamp: utc("2026-11-18 23:00:00"), charging: true),
+            ChargeEvent(timestamp: utc("2026-11-19 07:00:00"), charging: false),
+        ]
+        return events
+    }
+
+    @Test("the charger begins and ends the night however little stillness lies beside it: a walk just before, a walk to the bathroom")
+    func chargerBesideAWalk() throws {
+        // A walk 25 minutes before the charger goes on, and the bathroom at 05:30: the night is 23:00 to 07:00.
+        let days = try OfflineTimeline.days(chargedNight(walk: 395), timeZone: zone)
+        let bedtime = try slot(at: "2026-11-18 23:30:00", in: days)
+        #expect(bedtime.category == .sleep && bedtime.start == utc("2026-11-18 23:00:00"), "\(bedtime)")
+        #expect(try slot(at: "2026-11-19 03:00:00", in: days).category == .sleep)
+        #expect(try slot(at: "2026-11-18 22:50:00", in: days).category != .sleep)
+        #expect(try slot(at: "2026-11-19 06:00:00", in: days).category == .sleep)
+        let morning = try slot(at: "2026-11-19 07:15:00", in: days)
+        #expect(morning.category != .sleep && morning.start == utc("2026-11-19 07:00:00"), "\(morning)")
+    }
+
     /// Six days up at 07:00 and in bed at 23:30, the walks seen; then to bed at 23:30 with the
     /// phone on the charger, and a morning the charger ends at `unplugged` (minutes after
     /// midnight) with the phone still on the table until `walk`.

@@ -105,7 +105,8 @@ public struct TimelineEvaluation: Sendable {
     /// One device's published slots over the whole period beside what the person did for most
     /// of each (`*` where they differ): for finding where the day goes wrong. With `truth`, what
     /// the person did is listed too, in time order (`>` lines; `!` where no slot boundary is
-    /// within `TimelineScore.transitionTolerance` of its start).
+    /// within `TimelineScore.transitionTolerance` of its start), and when the phone went on or off
+    /// its charger (`charger` lines).
     public func listing(of deviceId: String, truth: Bool = false) -> String? {
         guard let days = published[deviceId], let person = data.people.first(where: { $0.person.deviceId == deviceId }) else { return nil }
         var calendar = Calendar(identifier: .gregorian)
@@ -121,6 +122,9 @@ public struct TimelineEvaluation: Sendable {
             }
         }
         if truth, let first = days.first?.dayStart, let last = days.last?.dayEnd {
+            for charge in person.events.charges where charge.timestamp >= first && charge.timestamp < last {
+                lines.append((charge.timestamp, "      charger \(charge.charging ? "on" : "off") \(clock(charge.timestamp))"))
+            }
             let starts = days.flatMap(\.slots).map(\.start)
             for slot in person.truth where slot.end > first && slot.start < last {
                 let found = starts.contains { abs($0 - slot.start) <= TimelineScore.transitionTolerance }

@@ -26,7 +26,9 @@ struct NightSplit: Sendable {
     /// whether a sign of activity ends the piece before it (`true`) or the stillness goes on
     /// (`nil`). `signs` (in order) are other signs than movement: the charger plugged in or out.
     func cuts(_ events: ArraySlice<AnnotatedEvent>, start: Int64, end: Int64, signs: [Int64] = []) -> [(at: Int64, endsMoving: Bool?)] {
-        guard end - start >= Self.rest + Self.shortestPiece else { return [] }
+        // The charger plugged in or out always ends a piece of the stay: someone handled the phone.
+        let charger = signs.filter { $0 > start + Self.signNear && $0 < end - Self.signNear }.map { (at: $0, endsMoving: Bool?.some(true)) }
+        guard end - start >= Self.rest + Self.shortestPiece else { return charger }
         var still: Range<Int64>?
         var from: Int64?
         var sign = signs.partitioningIndex { $0 > start }
@@ -55,7 +57,8 @@ struct NightSplit: Sendable {
             if end - still.upperBound >= Self.shortestPiece { cuts.append((still.upperBound, true)) }
             rest = still
         }
-        return cuts + quarters(in: rest).map { ($0, nil) }
+        cuts += charger.filter { sign in !cuts.contains { $0.at == sign.at } }
+        return cuts + quarters(in: rest).filter { at in !cuts.contains { $0.at == at } }.map { ($0, nil) }
     }
 
     /// For a rest, the quarter hours of the evening (a rest long after each) and of the morning
