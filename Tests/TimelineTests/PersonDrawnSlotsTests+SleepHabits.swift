@@ -30,6 +30,21 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-20 23:40:00", in: days).category == .sleep)
     }
 
+    @Test("the night the data begins in is sleep from its start, though the person's usual bedtime (00:45) comes after it: no evening was seen")
+    func dataBeginsAsleep() throws {
+        // Asleep when the data begins at midnight, up at 08:00; then three days to bed at 00:45, the walks seen.
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 480)]
+        for _ in 0..<3 {
+            pieces += [(.walking, home, 2), (.stationary, home, 718), (.walking, home, 2), (.stationary, home, 283), (.walking, home, 2), (.stationary, home, 433)]
+        }
+        pieces += [(.walking, home, 2), (.stationary, home, 60)]
+        let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 00:20:00", in: days).category == .sleep)
+        // The nights seen stay as they were: up until 00:45.
+        #expect(try slot(at: "2026-11-19 00:20:00", in: days).category != .sleep)
+        #expect(try slot(at: "2026-11-19 02:00:00", in: days).category == .sleep)
+    }
+
     @Test("an evening still from the afternoon or early evening shows no bedtime: a phone on a table all evening does not make a late sleeper's bedtime early")
     func stillEveningsShowNoBedtime() throws {
         // Eleven days up at 08:00. Before the working days the last walk ahead of the night is

@@ -71,11 +71,13 @@ extension SlotContext {
             let ending = (contexts[last].startMinute + contexts[last].minutes).truncatingRemainder(dividingBy: 1440)
             // The charger plugged in as the night began, or out as it ended: no habit overrides it.
             let pluggedIn = first > 0 && spans[first - 1].slot.endsAtCharger == true
+            // A night the data begins in (or resumes in, after a gap) shows no evening before it.
+            let evenings = first > 0 && !spans[first - 1].slot.isGap
             let unplugged = spans[last].slot.endsAtCharger == true
             let leaving = !unplugged && leavesHome(after: last, contexts, spans)
             for member in night where contexts[member].isStay {
                 let offset = Double(spans[member].start - spans[first].start) / 60_000
-                let beforeBed = contexts[member].stillFirst == first && !pluggedIn && bedtime - evening >= usual.bedtimeMargin
+                let beforeBed = evenings && contexts[member].stillFirst == first && !pluggedIn && bedtime - evening >= usual.bedtimeMargin
                     && evening + offset + contexts[member].minutes <= bedtime + 1
                 // In the night's last stillness, a rest's length into the night.
                 let lateInTheNight = contexts[member].stillFirst == contexts[last].stillFirst && offset >= Double(NightSplit.rest / 60_000)
