@@ -22,6 +22,7 @@ extension PolicyEngine {
         let named = RestrictionRule(
             id: id, commandId: id, kind: .exemption, apps: command.apps, categories: command.categories?.map(\.rawValue), message: nil,
             condition: nil, from: now, until: nil, schedule: nil)
+        let everything = named.apps == nil && named.categories == nil
         func later(_ base: Timestamp) -> Timestamp? {
             command.durationSeconds.map { base.adding(seconds: Double($0)) } ?? command.untilDate.map(Timestamp.init)
         }
@@ -29,22 +30,18 @@ extension PolicyEngine {
         let allowances = rules.indices.filter { index in
             let rule = rules[index]
             guard rule.kind == .exemption, let until = rule.until, rule.from <= now, until > now else { return false }
-            return named.apps == nil && named.categories == nil || rule.overlaps(named)
+            return everything || rule.overlaps(named)
         }
         if let index = allowances.max(by: { rules[$0].until! < rules[$1].until! }), let end = later(rules[index].until!) {
             rules[index].until = max(rules[index].until!, end)
             return .success(rules)
         }
-        let everything = named.apps == nil && named.categories == nil
-        /// The restrictions at `t` the exemption would lift, and whether one it cannot (a block on everything) applies.
+        /// Whether the exemption would lift a rule in effect at `t`, and whether one it cannot (a block on everything) is.
         func limits(at t: Timestamp) -> (lifted: Bool, wholeDevice: Bool) {
-            let applying = restrictions(rules, at: t)
-            let whole = applying.contains { $0.apps == nil && $0.categories == nil }
-            let lifted = applying.contains { restriction in
-                everything || !Set(restriction.apps ?? []).isDisjoint(with: named.apps ?? [])
-                    || !Set(restriction.categories ?? []).isDisjoint(with: named.categories ?? [])
-            }
-            return (lifted, whole && !everything)
+            let applying = Set(restrictions(rules, at: t).map(\.id))
+            let limiting = rules.filter { applying.contains($0.id) }
+            let whole = limiting.contains { $0.apps == nil && $0.categories == nil }
+            return (limiting.contains { $0.isCovered(by: named) }, whole && !everything)
         }
         var begins: Timestamp?
         for t in [now] + (nextChange(rules, after: now).map { [$0] } ?? []) where t.date.timeIntervalSince(now.date) <= Self.upcomingLimit {

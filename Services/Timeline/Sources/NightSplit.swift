@@ -27,7 +27,8 @@ struct NightSplit: Sendable {
     /// (`nil`). `signs` (in order) are other signs than movement: the charger plugged in or out.
     func cuts(_ events: ArraySlice<AnnotatedEvent>, start: Int64, end: Int64, signs: [Int64] = []) -> [(at: Int64, endsMoving: Bool?)] {
         // The charger plugged in or out always ends a piece of the stay: someone handled the phone.
-        let charger = signs.filter { $0 > start + Self.signNear && $0 < end - Self.signNear }.map { (at: $0, endsMoving: Bool?.some(true)) }
+        let charger = signs[signs.partitioningIndex { $0 > start + Self.signNear }...].prefix { $0 < end - Self.signNear }
+            .map { (at: $0, endsMoving: Bool?.some(true)) }
         guard end - start >= Self.rest + Self.shortestPiece else { return charger }
         var still: Range<Int64>?
         var from: Int64?
