@@ -69,4 +69,27 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 12:20:00", in: days).category == .food)
         #expect(try slot(at: "2026-11-18 13:40:00", in: days).category != .food)
     }
+
+    /// Wednesday: up at 07:00, breakfast, then the phone on a table at home from 07:44 until
+    /// going out for a 40-minute walk at `leave` (local minutes), and at home again after it.
+    func stillUntilGoingOut(leave: Double) -> OfflineTimeline.DeviceEvents {
+        device([
+            (.stationary, home, 420), (.walking, home, 2), (.stationary, home, 20), (.walking, home, 2),
+            (.stationary, home, leave - 444), (.walking, home, 40), (.stationary, home, 1440 + 420 - leave - 40),
+        ])
+    }
+
+    @Test("home through the usual lunch time and going out at 13:08: lunch was the half hour before; going out at 11:50 ends no meal")
+    func mealBeforeGoingOut() throws {
+        let afterLunch = try OfflineTimeline.days(stillUntilGoingOut(leave: 13 * 60 + 8), timeZone: zone)
+        let meal = try slot(at: "2026-11-18 12:50:00", in: afterLunch)
+        #expect(meal.category == .food)
+        #expect(meal.start == utc("2026-11-18 12:33:00"))
+        #expect(meal.end == utc("2026-11-18 13:08:00"))
+        #expect(try slot(at: "2026-11-18 11:00:00", in: afterLunch).category != .food)
+
+        // Out before the usual lunch time (12:30): the person eats later, out or back home.
+        let beforeLunch = try OfflineTimeline.days(stillUntilGoingOut(leave: 11 * 60 + 50), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 11:30:00", in: beforeLunch).category != .food)
+    }
 }

@@ -83,6 +83,24 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 09:15:00", in: days).category != .sleep)
     }
 
+    @Test("on a working morning a walk after a whole night's rest is getting up, though the phone then lies still for hours; a walk after half a night is not")
+    func upAfterAWholeNight() throws {
+        // Wednesday: asleep from midnight, a walk at 07:15, the phone on a table until 10:49.
+        let up = try OfflineTimeline.days(device([
+            (.stationary, home, 435), (.walking, home, 2), (.stationary, home, 212), (.walking, home, 2), (.stationary, home, 789),
+        ]), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 05:00:00", in: up).category == .sleep)
+        let morning = try slot(at: "2026-11-18 08:00:00", in: up)
+        #expect(morning.category != .sleep)
+        #expect(morning.start <= utc("2026-11-18 07:17:00"))
+
+        // The same walk at 03:30 (the bathroom), still until 06:15: the night goes on after it.
+        let bathroom = try OfflineTimeline.days(device([
+            (.stationary, home, 210), (.walking, home, 2), (.stationary, home, 163), (.walking, home, 2), (.stationary, home, 1063),
+        ]), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 05:00:00", in: bathroom).category == .sleep)
+    }
+
     @Test("hours are learned per kind of day once three nights are seen, from all nights before; irregular times of getting up are no habit, irregular bedtimes a late one")
     func habits() {
         func night(_ start: Double?, _ end: Double?, dayOff: Bool = false) -> SleepHabits.Night { SleepHabits.Night(start: start, end: end, dayOff: dayOff) }

@@ -2,7 +2,8 @@ import Foundation
 
 /// Where a long stay that ends with getting up at a meal time splits: the half hour or so
 /// before getting up may be the meal (with the phone on a table, getting up from it is often all
-/// the phone shows of a meal). The pieces stay one stillness: labelling decides whether the last
+/// the phone shows of a meal). So does a stay left at a meal time after the meal's usual hour:
+/// someone home through lunch time who goes out at 13:08 had lunch before going. The pieces stay one stillness: labelling decides whether the last
 /// one is a meal (`SlotContext.markVisits`), and neighbours of one category are published as one slot.
 struct MealEnd: Sendable {
     /// The device's local days; `nil` splits nothing.
@@ -14,11 +15,11 @@ struct MealEnd: Sendable {
     static let shortestPiece: Int64 = 30 * 60_000
 
     /// The instant to split a stay from `start` to `end` at, ended by getting up, if its end is
-    /// in a meal window (`SlotContext.meals`).
-    func cut(start: Int64, end: Int64) -> Int64? {
+    /// in a meal window (`SlotContext.meals`); ended by `leaving`, if it is also past the meal's usual start.
+    func cut(start: Int64, end: Int64, leaving: Bool = false) -> Int64? {
         guard let days, end - start >= Self.meal + Self.shortestPiece else { return nil }
         let offset = Int64(days.calendar.timeZone.secondsFromGMT(for: Date(milliseconds: end))) * 1000
         let minute = Double(((end + offset) % 86_400_000 + 86_400_000) % 86_400_000) / 60_000
-        return SlotContext.meals.contains { $0.window.contains(minute) } ? end - Self.meal : nil
+        return SlotContext.meals.contains { $0.window.contains(minute) && (!leaving || minute >= $0.usual) } ? end - Self.meal : nil
     }
 }

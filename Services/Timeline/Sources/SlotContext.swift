@@ -272,6 +272,20 @@ struct SlotContext: Sendable, Hashable {
         return ended.truncatingRemainder(dividingBy: 1440) >= morning.upperBound && ended < 1440 + morning.upperBound
     }
 
+    /// A rest this long (minutes) is a whole night's.
+    static let wholeNight = 7.0 * 60
+
+    /// The minutes of rest at home just before the stillness beginning at `first`: the stays
+    /// marked as sleep back to the last that was not.
+    static func restBefore(_ first: Int, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Double {
+        var earliest = first
+        while earliest > 0, contexts[earliest - 1].isStay, contexts[earliest - 1].isSleep, contexts[earliest - 1].kind == .home,
+              !spans[earliest - 1].slot.isGap {
+            earliest -= 1
+        }
+        return Double(spans[first].start - spans[earliest].start) / 60_000
+    }
+
     /// Marks the stays at home next to a rest that belong to it (judged as whole stillnesses: a
     /// stillness cut at working hours is one), but for the quarter hours the person is up (`isUp`).
     static func markNextToRests(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
@@ -289,11 +303,15 @@ struct SlotContext: Sendable, Hashable {
                 let evening = after && !before && context.isEvening
                 // The morning after a night ends with the first activity after 11:30 at the latest.
                 let afternoon = before && !after && contexts[first - 1].isNightRest && context.stillStart + still > 11.5 * 60
-                // An hour still after a walk in the night is more of it while mostly before the usual
-                // time of getting up; after it, the walk was getting up.
-                contexts[index].isSleep = (still >= 135 && (before || after) && !evening && !afternoon)
+                // A walk on a working morning after a whole night's rest is getting up, however still
+                // the phone lies after it (on a table); on a day off the person may sleep on.
+                let risen = before && !after && context.weekday < 5 && (6 * 60..<12 * 60).contains(context.stillStart)
+                    && restBefore(first, contexts, spans) >= wholeNight
+                // Otherwise an hour still after a walk in the night is more of it while mostly before
+                // the usual time of getting up; after it, the walk was getting up.
+                contexts[index].isSleep = !risen && ((still >= 135 && (before || after) && !evening && !afternoon)
                     || (middle < 5 * 60 && (still >= 60 || before || after))
-                    || (still >= 60 && before && middle < SleepHabits.usual.wakeUp)
+                    || (still >= 60 && before && middle < SleepHabits.usual.wakeUp))
             }
         }
     }

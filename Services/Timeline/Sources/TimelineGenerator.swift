@@ -81,7 +81,7 @@ public struct TimelineGenerator: Sendable {
 
     /// One slot per span, except that a long stay is split where its night begins and ends
     /// (`NightSplit`), on weekdays where working hours begin and end (`WorkingHours`), and
-    /// around a meal (`MealEnd`, or `UsualMeal` where nothing shows one).
+    /// around a meal (`MealEnd`, before getting up or going out; `UsualMeal` where nothing shows one).
     /// `signs` are the instants the charger was plugged in or out, in order.
     func slots<Edits: Collection<TimeSlot>>(_ spans: [Span], events: [AnnotatedEvent], signs: [Int64] = [], edits: Edits) -> [TimeSlot] {
         var edited: [Int64: TimeSlot] = [:]
@@ -90,7 +90,7 @@ public struct TimelineGenerator: Sendable {
         let split = NightSplit(days: days), hours = WorkingHours(days: days), meals = MealEnd(days: days), usualMeals = UsualMeal(days: days)
         var slots: [TimeSlot] = []
         slots.reserveCapacity(spans.count)
-        for span in spans {
+        for (index, span) in spans.enumerated() {
             var slot = Self.slot(span, events: events)
             guard slot.activity == .stationary else {
                 slots += Self.walkingAbout(slot, span: span, events: events)
@@ -99,8 +99,9 @@ public struct TimelineGenerator: Sendable {
             var cuts = split.cuts(events[span.first...span.last], start: span.start, end: span.end, signs: signs)
             let bounds = ([span.start] + cuts.map(\.at) + [span.end]).sorted()
             for (from, to) in zip(bounds, bounds.dropFirst()) { cuts += hours.cuts(start: from, end: to).map { ($0, nil) } }
-            if slot.endsMoving == true, let last = cuts.map(\.at).max() ?? Optional(span.start),
-               let meal = meals.cut(start: last, end: span.end) {
+            let leaves = index + 1 < spans.count && spans[index + 1].activity != .stationary && spans[index + 1].start == span.end
+            if slot.endsMoving == true || leaves, let last = cuts.map(\.at).max() ?? Optional(span.start),
+               let meal = meals.cut(start: last, end: span.end, leaving: slot.endsMoving != true) {
                 cuts.append((meal, nil))
             }
             // Getting up (which may end a meal) shows something of the meal time it falls in.
