@@ -389,6 +389,36 @@ struct ReversalTests {
         }
     }
 
+    @Test("revoking or getting rid of an app takes it away; disabling a limit lifts it; turning a block back on restricts; an interjection is no child")
+    func takingAwayAndLimits() throws {
+        let blockYouTube = try ParentCommand(action: .blockApp, apps: ["youtube"])
+        let allowYouTube = try ParentCommand(action: .allow, apps: ["youtube"])
+        for text in ["Revoke YouTube", "Revoke access to YouTube", "Get rid of YouTube", "Withdraw YouTube access", "Drop YouTube", "Turn the YouTube block back on",
+                     "Turn on the limit on YouTube", "Wait, block YouTube", "Hmm, block YouTube"] {
+            #expect(read(text) == .command(blockYouTube, child: nil), "\(text)")
+            #expect(net(text, allowYouTube).question?.contains("adding a block") == true, "\(text)")
+        }
+        for text in ["Revoke the ban on YouTube", "Get rid of the YouTube block", "Disable the YouTube restriction", "Turn off the limit on YouTube",
+                     "Suspend the YouTube block", "Switch off the YouTube limit", "Stop the YouTube limit", "Drop the YouTube ban"] {
+            #expect(read(text) == .command(allowYouTube, child: nil), "\(text)")
+            #expect(net(text, blockYouTube).question?.contains("lifting a block") == true, "\(text)")
+        }
+        #expect(read("Turn off parental controls") == .command(try ParentCommand(action: .allow), child: nil))
+        // a limit that is not the verb's object
+        #expect(read("Block YouTube with a time limit") == .command(blockYouTube, child: nil))
+    }
+
+    @Test("more time on a block would lengthen it, the opposite of the time extend gives: a question; more time within a limit extends")
+    func lengtheningABlock() throws {
+        let moreGames = try ParentCommand(action: .extend, durationSeconds: 3600, categories: [.games])
+        for text in ["Extend the games block by an hour", "Add an hour to the games block", "Add 30 minutes to the block", "Extend the ban"] {
+            #expect(read(text).question?.contains("block last longer") == true, "\(text): \(String(describing: read(text).question))")
+        }
+        #expect(net("Extend the games block by an hour", moreGames).question?.contains("block last longer") == true)
+        #expect(read("extend the time limit by 30 minutes") == .command(try ParentCommand(action: .extend, durationSeconds: 1800), child: nil))
+        #expect(net("extend the time limit by 30 minutes", moreGames) == .command(moreGames, child: nil))
+    }
+
     @Test("a not taken back at the end, stop letting, and allowing only some apps are never read the other way")
     func takenBack() throws {
         let blockGames = try ParentCommand(action: .shutdown, categories: [.games])

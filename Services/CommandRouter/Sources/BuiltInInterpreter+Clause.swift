@@ -16,7 +16,8 @@ struct ClauseSlots: Sendable {
     /// Positions of schedule words ("bedtime", "homework mode").
     var kindPositions: [Int] = []
     /// Positions of block words used as nouns, after an article, a possessive or what is blocked
-    /// ("the ban", "a block", "the YouTube ban"): what a verb before them acts on.
+    /// ("the ban", "a block", "the YouTube ban"), and of restriction words a disabling verb acts
+    /// on ("disable the games limit"): what a verb before them acts on.
     var blockNounPositions: [Int] = []
     var restrictionPositions: [Int] = []
     var unknownTargets: [String] = []
@@ -309,6 +310,7 @@ struct ClauseParser {
             slots.restrictions = true
             slots.targetPositions.append(i)
             slots.restrictionPositions.append(i)
+            if isObjectOfDisabling(i) { slots.blockNounPositions.append(i) }
             mark(i..<i + 1)
         case .time:
             if key(i - 1) == .more { slots.moreTime = true }
@@ -331,6 +333,27 @@ struct ClauseParser {
             break
         }
         return i + 1
+    }
+
+    /// Whether the restriction word at `i` is what a disabling, stopping or turning verb just before
+    /// it acts on ("disable the games limit", "stop the games limit", "turn the limit back on"):
+    /// only articles, possessives, what is limited and the verb's particle between them ("block
+    /// YouTube with a time limit" is not).
+    private func isObjectOfDisabling(_ i: Int) -> Bool {
+        var j = i - 1
+        while j >= lo {
+            switch lexes[j].sense {
+            case .key(.article), .key(.a), .key(.possessive), .key(.him), .key(.her), .key(.off), .key(.out), .key(.down), .key(.on), .key(.back),
+                 .app, .category:
+                j -= 1
+                continue
+            case .key(.block), .key(.turn), .key(.pause), .key(.stop):
+                return true
+            default:
+                return false
+            }
+        }
+        return false
     }
 
     private func isScheduleWord(_ i: Int) -> Bool {

@@ -36,6 +36,12 @@ extension ClauseSlots {
         }
     }
 
+    /// "Extend the games block by an hour", "add 30 minutes to the ban": more time on a block is
+    /// a longer block, the opposite of the more time `extend` gives, so this is a question.
+    var lengthensBlock: Bool {
+        cues.contains { cue in [.add, .grant, .extend].contains(cue.key) && blockNounPositions.contains { $0 > cue.at } }
+    }
+
     func head() -> (Head, negated: Bool) {
         var negated = false
         func later(_ n: Int, _ keys: [Key]) -> Bool { cues[(n + 1)...].contains { keys.contains($0.key) } }
@@ -74,14 +80,20 @@ extension ClauseSlots {
                 resolved = .block(needsTarget: false)
             case .over:
                 if everything { resolved = .block(needsTarget: false) }
-            case .pause, .cut, .enough:
+            case .pause:
+                // "suspend the YouTube ban" lifts it
+                let onABlock = blockNounPositions.contains { $0 > cue.at } && !blockNounPositions.contains(cue.at)
+                resolved = onABlock ? .allow(permissive: false, needsTarget: true) : .block(needsTarget: true)
+            case .cut, .enough:
                 resolved = .block(needsTarget: true)
             case .turn:
                 if later(n, [.off, .out, .down]) {
                     // "turn off the block on YouTube" lifts it
                     resolved = blockNounPositions.contains { $0 > cue.at } ? .allow(permissive: false, needsTarget: true) : .block(needsTarget: true)
                 } else if later(n, [.on, .back]) {
-                    resolved = kinds.isEmpty ? .allow(permissive: false, needsTarget: true) : .schedule
+                    // "turn the YouTube block back on" restricts again
+                    let onABlock = blockNounPositions.contains { $0 > cue.at }
+                    resolved = !kinds.isEmpty ? .schedule : onABlock ? .block(needsTarget: true) : .allow(permissive: false, needsTarget: true)
                 }
             case .take:
                 // "take Roblox off the block list" lifts; "take her iPad away" blocks
@@ -93,7 +105,8 @@ extension ClauseSlots {
                 }
             case .stop:
                 if n + 1 < cues.count, cues[n + 1].key == .block { continue loop }
-                resolved = .block(needsTarget: true)
+                // "stop the games limit" lifts it
+                resolved = blockNounPositions.contains { $0 > cue.at } ? .allow(permissive: false, needsTarget: true) : .block(needsTarget: true)
             case .remove:
                 // "remove the block on Minecraft" lifts; "remove TikTok from her phone" blocks
                 let (lifts, whole) = liftsBlock(n)
@@ -202,6 +215,9 @@ struct CommandBuilder {
             case .schedule, .none:
                 return .clarify(question: "What would you like me to do instead? \(Self.examples)")
             }
+        }
+        if slots.lengthensBlock {
+            return .clarify(question: "I can't make a block last longer. Should I block \(targetName ?? "it") for a time from now (say “Block \(targetName ?? "games") for 1 hour”), or give more time (“Give 10 more minutes”)?")
         }
         if slots.removesSchedule {
             return .clarify(question: "I can't remove a schedule on its own. Lifting all restrictions ends it too (say “Unblock everything”): should I do that?")

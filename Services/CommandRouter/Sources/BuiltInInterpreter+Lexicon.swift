@@ -107,13 +107,14 @@ final class Lexicon: Sendable {
         key(.cut, ["cut"])
         key(.take, ["take", "took"])
         key(.stop, ["stop"])
-        key(.remove, ["remove", "delete", "uninstall"])
+        // "revoke YouTube", "drop TikTok" take it away; "revoke the ban", "drop the limits" lift them (a block named after the verb)
+        key(.remove, ["remove", "delete", "uninstall", "revoke", "get rid of", "withdraw", "drop"])
         key(.allow, ["allow", "permit", "enable", "re enable", "reenable", "allowed", "allowing", "permitting"])
         key(.unblock, ["unblock", "unlock", "unban", "restore", "resume", "unpause", "unrestrict", "unblocked", "unlocked",
                        "unmute", "unmuted", "unfreeze", "unfrozen", "unsilence", "unground", "ungrounded", "unbanned",
                        "unpaused", "un block", "un ban", "un lock", "un mute", "un freeze"])
-        key(.lift, ["lift", "drop", "lifted"])
-        key(.undo, ["undo", "reverse", "revoke", "get rid of", "scrap", "call off", "undone"])
+        key(.lift, ["lift", "lifted"])
+        key(.undo, ["undo", "reverse", "scrap", "call off", "undone"])
         key(.end, ["end", "cancel", "clear", "cancelled", "canceled"])
         key(.freeTime, ["free time", "free play"])
         key(.letVerb, ["let", "letting"])
@@ -259,7 +260,8 @@ final class Lexicon: Sendable {
                       "too", "also", "right away", "straight away", "go ahead and", "for me", "for now", "thx", "ty",
                       "emergency", "really", "though", "then please", "right now", "as well", "yeah", "yes", "sure",
                       "oh", "about", "around", "approximately", "any more", "anymore", "totally", "completely",
-                      "quick", "quickly", "still", "there", "altogether", "entirely", "make sure", "ensure", "any longer", "need", "needs"])
+                      "quick", "quickly", "still", "there", "altogether", "entirely", "make sure", "ensure", "any longer", "need", "needs",
+                      "wait", "hmm", "hm", "umm", "erm", "er", "ah", "oops", "whoops", "well"])
         key(.question, ["what", "how", "why", "when", "where", "who", "which", "whats", "hows"])
         key(.possessive, ["'s"])
 

@@ -19,6 +19,8 @@ enum SafetyNet {
         var negativeAmount = false
         /// "Allow only YouTube": everything else blocked, which no allowance says.
         var onlyAllowed = false
+        /// "Extend the games block": more time on a block, which `extend` would give the child instead.
+        var lengthensBlock = false
     }
 
     /// `interpretation` if it agrees with `reading`, the words' ``read(_:)``; otherwise a question.
@@ -33,6 +35,9 @@ enum SafetyNet {
         }
         if reading.onlyAllowed && command.action == .allow {
             return .clarify(question: "I can't allow only some apps and block the rest. I can block everything, a category (games, social media, videos) or apps by name, or set a social-only or homework schedule: which should I do?")
+        }
+        if reading.lengthensBlock && command.action == .extend {
+            return .clarify(question: "I can't make a block last longer. Should I block \(target) for a time from now, or give more time?")
         }
         if reading.lifts && reading.restricts {
             return .clarify(question: "You asked me both to lift a block and to add one. Which should I do: block \(target), or allow it?")
@@ -91,8 +96,25 @@ enum SafetyNet {
             return range.first { lexes[$0].key.map(keys.contains) ?? false }
         }
         /// A block word used as a noun later in `i`'s clause ("the ban").
-        func blockNoun(after i: Int) -> Int? {
+        func blockWord(after i: Int) -> Int? {
             ((i + 1)..<clauseEnd(i)).first { j in key(j).map(blocking.contains) == true && Lex.namesABlock(lexes, j) }
+        }
+        /// A block word used as a noun later in `i`'s clause ("the ban"), or a restriction word
+        /// right after the verb at `i` ("disable the games limit", "turn off his screen time limits").
+        func blockNoun(after i: Int) -> Int? {
+            if let noun = blockWord(after: i) { return noun }
+            var j = i + 1
+            while j < lexes.count {
+                switch lexes[j].sense {
+                case .key(.article), .key(.a), .key(.possessive), .key(.him), .key(.her), .key(.off), .key(.out), .key(.down), .key(.on), .key(.back),
+                     .app, .category:
+                    j += 1
+                    continue
+                case .key(.restrictions): return j
+                default: return nil
+                }
+            }
+            return nil
         }
         func clauseHasSchedule(_ i: Int) -> Bool {
             (clauseStart..<clauseEnd(i)).contains { if case .key(.scheduleKind) = lexes[$0].sense { return true }; return false }
@@ -150,7 +172,7 @@ enum SafetyNet {
                     point(true)
                 } else if let next = key(i + 1), blocking.contains(next) || next == .turn {
                     negated = true
-                } else if let object = clauseHas(i, blocking, after: true) {
+                } else if let object = clauseHas(i, blocking, after: true) ?? blockNoun(after: i) {
                     consumed.insert(object)
                     point(false)
                 } else {
@@ -186,7 +208,13 @@ enum SafetyNet {
                         point(true)
                     }
                 } else if clauseHas(i, [.on, .back], after: true) != nil {
-                    point(false)
+                    // "turn the YouTube block back on" restricts again
+                    if let noun = blockNoun(after: i) {
+                        consumed.insert(noun)
+                        point(true)
+                    } else {
+                        point(false)
+                    }
                 }
             case .allow, .letVerb:
                 // Neither: "let's", more time ("allow him 15 more minutes"), a schedule ("allow social media only")
@@ -197,6 +225,9 @@ enum SafetyNet {
                 point(false)
             case .give:
                 if clauseHas(i, [.back], after: true) != nil { point(false) }
+            case .add, .grant, .extend:
+                // not "extend the time limit": more time within a limit is what `extend` gives
+                if blockWord(after: i) != nil { reading.lengthensBlock = true }
             case .use:
                 if clauseHas(i, [.modal, .want], after: false) != nil { point(false) }
             default:
