@@ -408,6 +408,17 @@ struct ReversalTests {
         #expect(read("Block YouTube with a time limit") == .command(blockYouTube, child: nil))
     }
 
+    @Test("nothing but some apps keeps them, never blocks them; a schedule turned off with no verb is a question")
+    func nothingBut() throws {
+        let blockEducation = try ParentCommand(action: .shutdown, categories: [.education])
+        #expect(read("Nothing but homework apps").isClarify)
+        #expect(net("Nothing but homework apps", blockEducation).question?.contains("all that stays allowed") == true)
+        let blockYouTube = try ParentCommand(action: .blockApp, apps: ["youtube"])
+        #expect(read("Block only YouTube") == .command(blockYouTube, child: nil))
+        #expect(net("Block only YouTube", blockYouTube) == .command(blockYouTube, child: nil))
+        #expect(read("Study mode off").question?.contains("remove a schedule") == true)
+    }
+
     @Test("more time on a block would lengthen it, the opposite of the time extend gives: a question; more time within a limit extends")
     func lengtheningABlock() throws {
         let moreGames = try ParentCommand(action: .extend, durationSeconds: 3600, categories: [.games])

@@ -33,7 +33,7 @@ extension ClauseSlots {
             case .turn: return cues.contains { $0.key == .off && $0.at > cue.at }
             default: return false
             }
-        }
+        } || (cues.first?.key == .off && cues[0].at > kind)  // "study mode off"
     }
 
     /// "Extend the games block by an hour", "add 30 minutes to the ban": more time on a block is

@@ -197,7 +197,8 @@ final class Lexicon: Sendable {
         key(.no, ["no", "nothing"])
         key(.more, ["more", "extra", "additional"])
         key(.another, ["another"])
-        key(.only, ["only"])
+        // "nothing but homework apps" is only them, never a block of them
+        key(.only, ["only", "nothing but", "nothing except", "nothing other than", "nothing apart from", "none but"])
         key(.him, ["him", "he", "his", "himself"])
         key(.her, ["her", "she", "hers", "herself"])
         key(.kids, ["kids", "children", "everyone", "everybody", "both", "boys", "girls", "the kids", "all kids"])

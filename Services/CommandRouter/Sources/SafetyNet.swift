@@ -19,6 +19,9 @@ enum SafetyNet {
         var negativeAmount = false
         /// "Allow only YouTube": everything else blocked, which no allowance says.
         var onlyAllowed = false
+        /// "Only homework apps", "nothing but YouTube" with no blocking verb: what is named is what
+        /// stays, so a block of it is the opposite.
+        var onlyKept = false
         /// "Extend the games block": more time on a block, which `extend` would give the child instead.
         var lengthensBlock = false
     }
@@ -35,6 +38,10 @@ enum SafetyNet {
         }
         if reading.onlyAllowed && command.action == .allow {
             return .clarify(question: "I can't allow only some apps and block the rest. I can block everything, a category (games, social media, videos) or apps by name, or set a social-only or homework schedule: which should I do?")
+        }
+        let namesTargets = !(command.apps ?? []).isEmpty || !(command.categories ?? []).isEmpty
+        if reading.onlyKept, command.action == .shutdown || command.action == .blockApp, namesTargets {
+            return .clarify(question: "Should \(target) be all that stays allowed? I can't block everything but some apps; I can block everything, a category (games, social media, videos) or apps by name, or set a social-only or homework schedule: which should I do?")
         }
         if reading.lengthensBlock && command.action == .extend {
             return .clarify(question: "I can't make a block last longer. Should I block \(target) for a time from now, or give more time?")
@@ -235,6 +242,8 @@ enum SafetyNet {
             }
         }
         if negated { reading.strayNegation = true }
+        let schedules = lexes.contains { if case .key(.scheduleKind) = $0.sense { return true }; return false }
+        reading.onlyKept = lexes.indices.contains { key($0) == .only } && !reading.restricts && !schedules
         reading.onlyAllowed = lexes.indices.contains { key($0) == .only }
             && lexes.indices.contains { key($0) == .allow || key($0) == .letVerb }
             && !lexes.contains { if case .key(.scheduleKind) = $0.sense { return true }; return false }
