@@ -5,11 +5,12 @@ import Testing
 /// A meal with the phone on a table: only getting up from it shows, or nothing (`UsualMeal`).
 extension PersonDrawnSlotsTests {
     /// Wednesday: up at 07:00, breakfast, a walk out, then the phone on a table at home from
-    /// 07:52 until getting up at `getUp` (local minutes), and still again until the night.
-    func stillMorning(getUp: Double) -> OfflineTimeline.DeviceEvents {
+    /// 07:52 until getting up at `getUp` (local minutes) for a walk of `walk` minutes (a short one
+    /// about the flat, or a long one out), and still again until the night.
+    func stillMorning(getUp: Double, walk: Double = 2) -> OfflineTimeline.DeviceEvents {
         device([
             (.stationary, home, 420), (.walking, home, 2), (.stationary, home, 20), (.walking, home, 30),
-            (.stationary, home, getUp - 472), (.walking, home, 2), (.stationary, home, 1440 + 420 - getUp - 2),
+            (.stationary, home, getUp - 472), (.walking, home, walk), (.stationary, home, 1440 + 420 - getUp - walk),
         ])
     }
 
@@ -70,18 +71,9 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 13:40:00", in: days).category != .food)
     }
 
-    /// Wednesday: up at 07:00, breakfast, then the phone on a table at home from 07:44 until
-    /// going out for a 40-minute walk at `leave` (local minutes), and at home again after it.
-    func stillUntilGoingOut(leave: Double) -> OfflineTimeline.DeviceEvents {
-        device([
-            (.stationary, home, 420), (.walking, home, 2), (.stationary, home, 20), (.walking, home, 2),
-            (.stationary, home, leave - 444), (.walking, home, 40), (.stationary, home, 1440 + 420 - leave - 40),
-        ])
-    }
-
     @Test("home through the usual lunch time and going out at 13:08: lunch was the half hour before; going out at 11:50 ends no meal")
     func mealBeforeGoingOut() throws {
-        let afterLunch = try OfflineTimeline.days(stillUntilGoingOut(leave: 13 * 60 + 8), timeZone: zone)
+        let afterLunch = try OfflineTimeline.days(stillMorning(getUp: 13 * 60 + 8, walk: 40), timeZone: zone)
         let meal = try slot(at: "2026-11-18 12:50:00", in: afterLunch)
         #expect(meal.category == .food)
         #expect(meal.start == utc("2026-11-18 12:33:00"))
@@ -89,7 +81,7 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 11:00:00", in: afterLunch).category != .food)
 
         // Out before the usual lunch time (12:30): the person eats later, out or back home.
-        let beforeLunch = try OfflineTimeline.days(stillUntilGoingOut(leave: 11 * 60 + 50), timeZone: zone)
+        let beforeLunch = try OfflineTimeline.days(stillMorning(getUp: 11 * 60 + 50, walk: 40), timeZone: zone)
         #expect(try slot(at: "2026-11-18 11:30:00", in: beforeLunch).category != .food)
     }
 }
