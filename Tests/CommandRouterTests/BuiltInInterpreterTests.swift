@@ -67,6 +67,9 @@ struct DurationAndTimeTests {
         #expect(until("No games for the rest of the day") == Fixtures.date("2026-05-16 00:00"))
         #expect(until("No more games today") == Fixtures.date("2026-05-16 00:00"))
         #expect(until("No more games tonight") == Fixtures.date("2026-05-16 07:00"))
+        // in the small hours, what is left of this night; from 04:00, this night or the coming one is a question
+        #expect(until("Kill YouTube for the night", at: Fixtures.date("2026-05-16 01:30")) == Fixtures.date("2026-05-16 07:00"))
+        #expect(read("No games tonight", at: Fixtures.date("2026-05-16 05:30")).question?.contains("through tonight") == true)
     }
 
     @Test("for the weekend: from Friday to Sunday until Monday 00:00, otherwise a question")

@@ -312,6 +312,11 @@ struct CommandBuilder {
             case .restOfDay: timing.until = tomorrow
             case .tonight:
                 let morning = TimeResolver.at(TimeResolver.morningHour, 0, on: calendar.startOfDay(for: now), calendar)
+                // Early in the morning "tonight" may be what is left of this night or the coming one:
+                // ending at 07:00 would then leave the coming night unrestricted.
+                if morning > now, calendar.component(.hour, from: now) >= TimeResolver.nightOverHour {
+                    return .failure(Question(text: "Until 07:00 this morning, or through tonight until 07:00 tomorrow?"))
+                }
                 timing.until = morning > now ? morning : TimeResolver.at(TimeResolver.morningHour, 0, on: tomorrow, calendar)
             }
         }

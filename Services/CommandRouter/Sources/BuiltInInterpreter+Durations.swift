@@ -274,6 +274,8 @@ extension ClauseParser {
 enum TimeResolver {
     /// Where a written time becomes an instant: the morning after, for "tomorrow" and "tonight".
     static let morningHour = 7
+    /// From this hour until `morningHour`, "tonight" is a question: this night is nearly over.
+    static let nightOverHour = 4
     /// A time-of-day that passed less than this long ago is a question, not tomorrow's.
     static let recentlyPassed: TimeInterval = 6 * 3600
 
