@@ -341,19 +341,9 @@ struct ClauseParser {
     /// YouTube with a time limit" is not).
     private func isObjectOfDisabling(_ i: Int) -> Bool {
         var j = i - 1
-        while j >= lo {
-            switch lexes[j].sense {
-            case .key(.article), .key(.a), .key(.possessive), .key(.him), .key(.her), .key(.off), .key(.out), .key(.down), .key(.on), .key(.back),
-                 .app, .category:
-                j -= 1
-                continue
-            case .key(.block), .key(.turn), .key(.pause), .key(.stop):
-                return true
-            default:
-                return false
-            }
-        }
-        return false
+        while j >= lo, lexes[j].isBetweenVerbAndObject { j -= 1 }
+        guard j >= lo, let verb = lexes[j].key else { return false }
+        return [.block, .turn, .pause, .stop].contains(verb)
     }
 
     private func isScheduleWord(_ i: Int) -> Bool {

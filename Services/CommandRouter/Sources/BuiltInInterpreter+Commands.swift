@@ -56,6 +56,10 @@ extension ClauseSlots {
             guard let object = cues[(n + 1)...].first(where: { Self.blockWords.contains($0.key) }) else { return (restrictions, false) }
             return (true, object.key == .shutdown || object.key == .lock)
         }
+        /// A block or limit named after the verb at `cue` ("disable the YouTube ban", "stop the games limit").
+        func onABlock(_ cue: (key: Key, at: Int)) -> Bool {
+            blockNounPositions.contains { $0 > cue.at } && !blockNounPositions.contains(cue.at)
+        }
         var resolved: Head?
         loop: for (n, cue) in cues.enumerated() {
             switch cue.key {
@@ -74,26 +78,23 @@ extension ClauseSlots {
                 }
             case .block:
                 // "disable the YouTube ban": the verb acts on the block named after it
-                let onABlock = blockNounPositions.contains { $0 > cue.at } && !blockNounPositions.contains(cue.at)
-                resolved = previous(n, .stop) || onABlock ? .allow(permissive: false, needsTarget: true) : .block(needsTarget: true)
+                resolved = previous(n, .stop) || onABlock(cue) ? .allow(permissive: false, needsTarget: true) : .block(needsTarget: true)
             case .shutdown, .lock, .timeUp, .shut:
                 resolved = .block(needsTarget: false)
             case .over:
                 if everything { resolved = .block(needsTarget: false) }
             case .pause:
                 // "suspend the YouTube ban" lifts it
-                let onABlock = blockNounPositions.contains { $0 > cue.at } && !blockNounPositions.contains(cue.at)
-                resolved = onABlock ? .allow(permissive: false, needsTarget: true) : .block(needsTarget: true)
+                resolved = onABlock(cue) ? .allow(permissive: false, needsTarget: true) : .block(needsTarget: true)
             case .cut, .enough:
                 resolved = .block(needsTarget: true)
             case .turn:
                 if later(n, [.off, .out, .down]) {
                     // "turn off the block on YouTube" lifts it
-                    resolved = blockNounPositions.contains { $0 > cue.at } ? .allow(permissive: false, needsTarget: true) : .block(needsTarget: true)
+                    resolved = onABlock(cue) ? .allow(permissive: false, needsTarget: true) : .block(needsTarget: true)
                 } else if later(n, [.on, .back]) {
                     // "turn the YouTube block back on" restricts again
-                    let onABlock = blockNounPositions.contains { $0 > cue.at }
-                    resolved = !kinds.isEmpty ? .schedule : onABlock ? .block(needsTarget: true) : .allow(permissive: false, needsTarget: true)
+                    resolved = !kinds.isEmpty ? .schedule : onABlock(cue) ? .block(needsTarget: true) : .allow(permissive: false, needsTarget: true)
                 }
             case .take:
                 // "take Roblox off the block list" lifts; "take her iPad away" blocks
@@ -106,7 +107,7 @@ extension ClauseSlots {
             case .stop:
                 if n + 1 < cues.count, cues[n + 1].key == .block { continue loop }
                 // "stop the games limit" lifts it
-                resolved = blockNounPositions.contains { $0 > cue.at } ? .allow(permissive: false, needsTarget: true) : .block(needsTarget: true)
+                resolved = onABlock(cue) ? .allow(permissive: false, needsTarget: true) : .block(needsTarget: true)
             case .remove:
                 // "remove the block on Minecraft" lifts; "remove TikTok from her phone" blocks
                 let (lifts, whole) = liftsBlock(n)

@@ -74,6 +74,18 @@ struct Lex: Sendable {
         if case .key(let key) = sense { return key }
         return nil
     }
+
+    /// Words that may stand between a verb and the block or limit it acts on: articles,
+    /// possessives, what is blocked and the verb's particle ("turn *off the YouTube* limit").
+    var isBetweenVerbAndObject: Bool {
+        switch sense {
+        case .key(.article), .key(.a), .key(.possessive), .key(.him), .key(.her), .key(.off), .key(.out), .key(.down), .key(.on), .key(.back),
+             .app, .category:
+            true
+        default:
+            false
+        }
+    }
 }
 
 /// The built-in interpreter's vocabulary: single words, multi-word phrases (longest match wins),

@@ -111,17 +111,8 @@ enum SafetyNet {
         func blockNoun(after i: Int) -> Int? {
             if let noun = blockWord(after: i) { return noun }
             var j = i + 1
-            while j < lexes.count {
-                switch lexes[j].sense {
-                case .key(.article), .key(.a), .key(.possessive), .key(.him), .key(.her), .key(.off), .key(.out), .key(.down), .key(.on), .key(.back),
-                     .app, .category:
-                    j += 1
-                    continue
-                case .key(.restrictions): return j
-                default: return nil
-                }
-            }
-            return nil
+            while j < lexes.count, lexes[j].isBetweenVerbAndObject { j += 1 }
+            return key(j) == .restrictions ? j : nil
         }
         func clauseHasSchedule(_ i: Int) -> Bool {
             (clauseStart..<clauseEnd(i)).contains { if case .key(.scheduleKind) = lexes[$0].sense { return true }; return false }
@@ -245,8 +236,7 @@ enum SafetyNet {
         let schedules = lexes.contains { if case .key(.scheduleKind) = $0.sense { return true }; return false }
         reading.onlyKept = lexes.indices.contains { key($0) == .only } && !reading.restricts && !schedules
         reading.onlyAllowed = lexes.indices.contains { key($0) == .only }
-            && lexes.indices.contains { key($0) == .allow || key($0) == .letVerb }
-            && !lexes.contains { if case .key(.scheduleKind) = $0.sense { return true }; return false }
+            && lexes.indices.contains { key($0) == .allow || key($0) == .letVerb } && !schedules
         return reading
     }
 }

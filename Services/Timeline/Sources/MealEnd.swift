@@ -3,8 +3,9 @@ import Foundation
 /// Where a long stay that ends with getting up at a meal time splits: the half hour or so
 /// before getting up may be the meal (with the phone on a table, getting up from it is often all
 /// the phone shows of a meal). So does a stay left at a meal time after the meal's usual hour:
-/// someone home through lunch time who goes out at 13:08 had lunch before going. The pieces stay one stillness: labelling decides whether the last
-/// one is a meal (`SlotContext.markVisits`), and neighbours of one category are published as one slot.
+/// someone home through lunch time who goes out at 13:08 had lunch before going. The pieces stay
+/// one stillness: labelling decides whether the last one is a meal (`SlotContext.markVisits`), and
+/// neighbours of one category are published as one slot.
 struct MealEnd: Sendable {
     /// The device's local days; `nil` splits nothing.
     var days: LocalDays?
