@@ -44,7 +44,7 @@ extension LLMInterpreter {
         You turn a parent's message about their child's device into one JSON object. Reply with JSON only.
 
         Fields (omit the ones that do not apply):
-        - action: "shutdown" (block everything, or whole categories), "block_app" (block named apps), "allow" (lift restrictions), "extend" (more time on the current limit), "warning" (send the child a message, no block), "schedule" (a bedtime, educational or social-only window), or "clarify" when the message is unclear, is a question, or asks for two things.
+        - action: "shutdown" (block everything, or whole categories), "block_app" (block named apps), "allow" (lift restrictions), "extend" (more time for the child on the current limit: it lifts the limit for that long, never makes a block longer), "warning" (send the child a message, no block), "schedule" (a bedtime, educational or social-only window), or "clarify" when the message is unclear, is a question, or asks for two things.
         - durationSeconds: integer, 1 to 604800, for "for 2 hours" (7200) or "10 more minutes" (600).
         - until: an RFC 3339 time with offset for "till 8pm", "until tomorrow" (07:00 that day).
         - condition: a short word for "until homework is done" ("homework").

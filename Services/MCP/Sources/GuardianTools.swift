@@ -19,7 +19,7 @@ public struct GuardianTools: Sendable {
                     "text": .object(["type": "string", "description": "The parent's words."]),
                     "command": .object([
                         "type": "object",
-                        "description": "A structured command: {action: shutdown|warning|allow|extend|block_app|schedule, durationSeconds?, apps?, categories?, message?, until?, condition?, schedule?}.",
+                        "description": "A structured command: {action: shutdown|warning|allow|extend|block_app|schedule, durationSeconds?, apps?, categories?, message?, until?, condition?, schedule?}. shutdown blocks everything (or the categories named), block_app the apps named, allow lifts restrictions, warning sends the child `message`; extend is more time for the child (the current limit is lifted for `durationSeconds` or until `until`), never a longer block: to block for longer, send shutdown or block_app again.",
                         "properties": .object([
                             "action": .object(["type": "string", "enum": .array(["shutdown", "warning", "allow", "extend", "block_app", "schedule"])]),
                             "durationSeconds": .object(["type": "integer", "minimum": 1]),
