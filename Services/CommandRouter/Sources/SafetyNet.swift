@@ -234,8 +234,9 @@ enum SafetyNet {
         }
         if negated { reading.strayNegation = true }
         let schedules = lexes.contains { if case .key(.scheduleKind) = $0.sense { return true }; return false }
-        reading.onlyKept = lexes.indices.contains { key($0) == .only } && !reading.restricts && !schedules
-        reading.onlyAllowed = lexes.indices.contains { key($0) == .only }
+        let only = lexes.indices.contains { key($0) == .only }
+        reading.onlyKept = only && !reading.restricts && !schedules
+        reading.onlyAllowed = only
             && lexes.indices.contains { key($0) == .allow || key($0) == .letVerb } && !schedules
         return reading
     }
