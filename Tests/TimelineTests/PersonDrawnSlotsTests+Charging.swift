@@ -26,9 +26,9 @@ extension PersonDrawnSlotsTests {
         #expect(night.category == .sleep && night.end == utc("2026-11-19 07:00:00"))
         #expect(try slot(at: "2026-11-19 07:10:00", in: days).category != .sleep)
 
-        // Without the charger the night begins at 22:00 and lasts until the walk at 07:30.
+        // Without the charger the night begins at 22:30 and lasts until the walk at 07:30.
         let uncharged = try OfflineTimeline.days(stillEvening(), timeZone: zone)
-        #expect(try slot(at: "2026-11-18 21:00:00", in: uncharged).end == utc("2026-11-18 22:00:00"))
+        #expect(try slot(at: "2026-11-18 21:00:00", in: uncharged).end == utc("2026-11-18 22:30:00"))
         #expect(try slot(at: "2026-11-19 07:10:00", in: uncharged).category == .sleep)
     }
 

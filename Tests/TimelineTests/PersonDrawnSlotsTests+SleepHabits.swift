@@ -101,6 +101,24 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 05:00:00", in: bathroom).category == .sleep)
     }
 
+    @Test("a still morning ended by going out at 11:35 was slept until two hours before; a walk at 23:10 with the data ending still is the night begun")
+    func firstDayEnds() throws {
+        // Wednesday: the phone on a table from midnight, out by bike at 11:35 for three hours, home
+        // at 15:01 and still but for a walk at 23:10 until the data ends at 23:50.
+        let days = try OfflineTimeline.days(device([
+            (.stationary, home, 695), (.walking, home, 2), (.cycling, home, 20), (.walking, school, 2), (.stationary, school, 160),
+            (.walking, school, 2), (.cycling, school, 20), (.walking, home, 2), (.stationary, home, 487), (.walking, home, 2),
+            (.stationary, home, 38),
+        ]), timeZone: zone)
+        // Asleep until the quarter hour from two hours before going out, not the usual 08:00.
+        let night = try slot(at: "2026-11-18 05:00:00", in: days)
+        #expect(night.category == .sleep && night.end == utc("2026-11-18 09:45:00"))
+        #expect(try slot(at: "2026-11-18 10:00:00", in: days).category != .sleep)
+        #expect(try slot(at: "2026-11-18 22:00:00", in: days).category == .leisure)
+        let bedtime = try slot(at: "2026-11-18 23:30:00", in: days)
+        #expect(bedtime.category == .sleep && bedtime.start == utc("2026-11-18 23:12:00"))
+    }
+
     @Test("hours are learned per kind of day once three nights are seen, from all nights before; irregular times of getting up are no habit, irregular bedtimes a late one")
     func habits() {
         func night(_ start: Double?, _ end: Double?, dayOff: Bool = false) -> SleepHabits.Night { SleepHabits.Night(start: start, end: end, dayOff: dayOff) }
@@ -115,7 +133,7 @@ extension PersonDrawnSlotsTests {
         // Rotating shifts: up at 05:00, 08:30 or 14:00 by the week.
         let rotating = [night(1290, 300), night(1280, 310), night(1410, 510), night(1400, 520), night(190, 840), night(200, 850)]
         #expect(SleepHabits(rotating, dayOff: false).wakeUp == SleepHabits.usual.wakeUp)
-        // A student to bed anywhere from 21:00 to 02:00: not at the usual 22:00, but late.
+        // A student to bed anywhere from 21:00 to 02:00: not at the usual 22:30, but late.
         let student = [night(1260, 540), night(1500, 600), night(1320, 560), night(1560, 620), night(1440, 580), night(1380, 600)]
         let late = SleepHabits(student, dayOff: false)
         #expect(!SleepHabits.regular(student.compactMap(\.start)))

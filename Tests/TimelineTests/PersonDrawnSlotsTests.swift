@@ -56,10 +56,10 @@ struct PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 10:00:00", in: days).category == .work)
         #expect(try slot(at: "2026-11-18 15:00:00", in: days).category == .work)
         #expect(try slot(at: "2026-11-18 18:00:00", in: days).category == .leisure)
-        // The night begins with the last walk about the flat, else at 22:00.
+        // The night begins with the last walk about the flat, else at 22:30.
         let night = try slot(at: "2026-11-18 23:30:00", in: days)
         #expect(night.category == .sleep)
-        #expect(night.start == (phoneDownAllEvening ? utc("2026-11-18 22:00:00") : utc("2026-11-18 20:32:00")))
+        #expect(night.start == (phoneDownAllEvening ? utc("2026-11-18 22:30:00") : utc("2026-11-18 20:32:00")))
         #expect(try slot(at: "2026-11-18 \(phoneDownAllEvening ? "21:30" : "20:00"):00", in: days).category == .leisure)
         #expect(try slot(at: "2026-11-18 03:00:00", in: days).category == .sleep)
         #expect(days.allSatisfy { day in zip(day.slots, day.slots.dropFirst()).allSatisfy { $0.end == $1.start } })

@@ -113,6 +113,9 @@ struct TimelineCommand: AsyncParsableCommand {
         @Flag(help: "With --show, list what the person did too, each start marked found (>) or missed (!).")
         var truth = false
 
+        @Option(help: "With --show, list this stage's build instead of the whole period's (\(TimelineEvaluation.Stage.allCases.map(\.option).joined(separator: ", "))).")
+        var stage = TimelineEvaluation.Stage.wholePeriod.option
+
         func run() throws {
             guard days >= 1, perRoutine >= 1 else { throw ValidationError("--days and --per-routine must be at least 1") }
             guard let zone = TimeZone(identifier: timezone) else { throw ValidationError("unknown time zone \(timezone)") }
@@ -124,10 +127,11 @@ struct TimelineCommand: AsyncParsableCommand {
             let evaluation = try TimelineEvaluation(data, name: training ? "training" : "held-out", stages: TimelineEvaluation.Stage.allCases)
             print(evaluation.report)
             if let show {
-                guard let listing = evaluation.listing(of: show, truth: truth) else { throw ValidationError("no person \(show)") }
+                guard let built = TimelineEvaluation.Stage.allCases.first(where: { $0.option == stage }) else { throw ValidationError("unknown stage \(stage)") }
+                guard let listing = evaluation.listing(of: show, truth: truth, stage: built) else { throw ValidationError("no person \(show)") }
                 let person = data.people.first { $0.person.deviceId == show }?.person
                 let phone = [person?.leavesPhoneDown == true ? "phone on a table at home" : "phone in a pocket", person?.chargesOvernight == true ? "charged overnight" : nil]
-                print("\n\(show) (\(phone.compactMap { $0 }.joined(separator: ", "))), whole period (* where the slot is not what they did for most of it):\n\(listing)")
+                print("\n\(show) (\(phone.compactMap { $0 }.joined(separator: ", "))), \(built.rawValue) (* where the slot is not what they did for most of it):\n\(listing)")
             }
             print("")
             print(try CorrectionExperiment(data).report)

@@ -17,6 +17,9 @@ public struct TimelineEvaluation: Sendable {
         /// Every day, built at once.
         case wholePeriod = "whole period"
 
+        /// The stage's name as a command-line option: `first-day`, `whole-period`.
+        public var option: String { rawValue.replacingOccurrences(of: " ", with: "-") }
+
         /// The local days scored (`nil` when the period is too short), and the day the events are cut after.
         func days(of period: Int) -> (scored: Range<Int>, eventsUntil: Int)? {
             switch self {
@@ -51,7 +54,9 @@ public struct TimelineEvaluation: Sendable {
     /// Each stage's score of the newer routines' people by what their phone shows at home.
     public var byPhoneAtHome: [Stage: [PhoneAtHome: TimelineScore]] = [:]
     /// The whole period's days, by device.
-    public var published: [String: [DayTimeline]] = [:]
+    public var published: [String: [DayTimeline]] { built[.wholePeriod] ?? [:] }
+    /// Each stage's build, by device: the days it published up to the events' cut.
+    public var built: [Stage: [String: [DayTimeline]]] = [:]
     /// Which days these are, for the report ("held-out", "training").
     public var name: String
 
@@ -75,7 +80,7 @@ public struct TimelineEvaluation: Sendable {
                     return try OfflineTimeline.days(events, timeZone: data.timeZone)
                 }()
                 builds[cut, default: [:]][id] = days
-                if cut == data.days { published[id] = days }
+                built[stage, default: [:]][id] = days
                 let score = TimelineScore(days: days, truth: person, from: dayStarts[scored.lowerBound], to: dayStarts[scored.upperBound])
                 overall.add(score)
                 byRoutine[person.person.routine, default: TimelineScore()].add(score)
@@ -102,13 +107,13 @@ public struct TimelineEvaluation: Sendable {
         return goals
     }
 
-    /// One device's published slots over the whole period beside what the person did for most
+    /// One device's published slots (of the whole period, or of `stage`'s build) beside what the person did for most
     /// of each (`*` where they differ): for finding where the day goes wrong. With `truth`, what
     /// the person did is listed too, in time order (`>` lines; `!` where no slot boundary is
     /// within `TimelineScore.transitionTolerance` of its start), and when the phone went on or off
     /// its charger (`charger` lines).
-    public func listing(of deviceId: String, truth: Bool = false) -> String? {
-        guard let days = published[deviceId], let person = data.people.first(where: { $0.person.deviceId == deviceId }) else { return nil }
+    public func listing(of deviceId: String, truth: Bool = false, stage: Stage = .wholePeriod) -> String? {
+        guard let days = built[stage]?[deviceId], let person = data.people.first(where: { $0.person.deviceId == deviceId }) else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = data.timeZone
         func clock(_ instant: Int64) -> String {

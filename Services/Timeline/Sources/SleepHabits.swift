@@ -21,10 +21,11 @@ struct SleepHabits: Sendable, Hashable {
     var wakeUpMargin = learnedMargin
 
     static let learnedMargin = 45.0
-    /// Before enough nights are seen: a still evening gives way to the night at 22:00 when it
-    /// began before 20:00 (from then on the last sign of activity is going to bed), and a still
-    /// morning ends at 08:00 when it goes on two hours past it.
-    static let usual = SleepHabits(bedtime: 22 * 60, wakeUp: 8 * 60, bedtimeMargin: 120, wakeUpMargin: 120)
+    /// Before enough nights are seen: a still evening gives way to the night at 22:30 (most
+    /// adults are in bed between 22:00 and midnight) when it began two hours before (later, the
+    /// last sign of activity is going to bed), and a still morning ends at 08:00 when it goes on
+    /// two hours past it.
+    static let usual = SleepHabits(bedtime: 22 * 60 + 30, wakeUp: 8 * 60, bedtimeMargin: 120, wakeUpMargin: 120)
     /// Nights seen before the person's own hours replace the usual ones (their time of getting up
     /// only if they keep regular hours; a late one of irregular bedtimes is still theirs: a
     /// student up past midnight most nights is not in bed at 22:00).

@@ -44,6 +44,8 @@ extension SlotContext {
     /// A night ended by leaving home (the phone left still until then): the person was up this
     /// many minutes before, getting ready.
     static let gettingReady = 45.0
+    /// A still morning ended by leaving home: the person was up at most this many minutes before.
+    static let longestMorningIn = 120.0
 
     /// Whether the movement after `index` leaves home: a trip out, or to a stay elsewhere.
     static func leavesHome(after index: Int, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Bool {
@@ -81,7 +83,9 @@ extension SlotContext {
                     && evening + offset + contexts[member].minutes <= bedtime + 1
                 // In the night's last stillness, a rest's length into the night.
                 let lateInTheNight = contexts[member].stillFirst == contexts[last].stillFirst && offset >= Double(NightSplit.rest / 60_000)
-                let risen = (wakeUp - 1..<wakeUp + 720).contains(contexts[member].startMinute)
+                // Going out late in the morning: up no longer than `longestMorningIn` before it.
+                let upAt = leaving && Self.morning.contains(ending) ? max(wakeUp, ending - Self.longestMorningIn) : wakeUp
+                let risen = (upAt - 1..<upAt + 720).contains(contexts[member].startMinute)
                 let afterRising = lateInTheNight && risen && !unplugged && ending - wakeUp >= usual.wakeUpMargin && last + 1 < contexts.count
                 let readying = lateInTheNight && leaving && Self.morning.contains(ending)
                     && Double(spans[last].end - spans[member].start) / 60_000 <= gettingReady

@@ -244,10 +244,11 @@ struct SlotContext: Sendable, Hashable {
                   !sleptByDay(before: index, contexts, spans) else { continue }
             for member in index...last { contexts[member].isSleep = true }
         }
-        // The night in progress: the last stillness of the data, at home, begun late in the evening.
+        // The night in progress: the last stillness of the data, at home, begun late in the evening
+        // and an hour long or going on past 21:00 (after a walk at 23:10, still at midnight).
         if let last = contexts.indices.last, atHome(last), !contexts[last].isSleep {
-            let still = contexts[last]
-            if (Double(NightSplit.lateEvening * 60)..<1440).contains(still.stillStart), still.stillMinutes >= 60 {
+            let still = contexts[last], lateEvening = Double(NightSplit.lateEvening * 60)
+            if (lateEvening..<1440).contains(still.stillStart), still.stillMinutes >= 60 || still.stillStart + still.stillMinutes >= lateEvening + 60 {
                 for member in still.stillFirst...last { (contexts[member].isSleep, contexts[member].isNightRest) = (true, true) }
             }
         }
