@@ -119,6 +119,21 @@ extension PersonDrawnSlotsTests {
         #expect(bedtime.category == .sleep && bedtime.start == utc("2026-11-18 23:12:00"))
     }
 
+    @Test("a whole day the phone lies still between two nights is a day up, not one night of thirty hours")
+    func stillDayBetweenNights() throws {
+        // Home by bike at 02:10 on Wednesday, the phone on a table until a walk at 00:20 on Thursday,
+        // then still until 08:32.
+        let days = try OfflineTimeline.days(device([
+            (.stationary, school, 110), (.cycling, school, 20), (.walking, home, 2), (.stationary, home, 1328), (.walking, home, 2),
+            (.stationary, home, 490), (.walking, home, 2), (.stationary, home, 30),
+        ]), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 05:00:00", in: days).category == .sleep)
+        for hour in ["10", "14", "19", "22"] {
+            #expect(try slot(at: "2026-11-18 \(hour):00:00", in: days).category != .sleep)
+        }
+        #expect(try slot(at: "2026-11-19 03:00:00", in: days).category == .sleep)
+    }
+
     @Test("hours are learned per kind of day once three nights are seen, from all nights before; irregular times of getting up are no habit, irregular bedtimes a late one")
     func habits() {
         func night(_ start: Double?, _ end: Double?, dayOff: Bool = false) -> SleepHabits.Night { SleepHabits.Night(start: start, end: end, dayOff: dayOff) }

@@ -4,6 +4,8 @@
 extension SlotContext {
     /// A night broken by a walk (the bathroom) has pieces shorter than this (minutes) next to its rest.
     static let nightPiece = 240.0
+    /// A night with its broken pieces lasts no longer than this (ms).
+    static let longestNight: Int64 = 16 * 3_600_000
 
     /// The nights at home in `contexts`: each rest through the small hours (`isNightRest`) with
     /// the shorter rests at home next to it (a night broken by a walk is one).
@@ -18,8 +20,18 @@ extension SlotContext {
         var nights: [ClosedRange<Int>] = []
         for index in contexts.indices where contexts[index].isNightRest && !(nights.last?.contains(index) ?? false) {
             var first = index, last = index
-            while resting(first - 1) || (walk(first - 1) && resting(first - 2)) { first -= resting(first - 1) ? 1 : 2 }
-            while resting(last + 1) || (walk(last + 1) && resting(last + 2)) { last += resting(last + 1) ? 1 : 2 }
+            // A piece of the same stillness joins; another rest not when it makes the night too long
+            // to be one (a still day between two nights).
+            func joins(_ earlier: Int, _ later: Int) -> Bool {
+                contexts[earlier].stillFirst == contexts[later].stillFirst
+                    || spans[max(later, last)].end - spans[min(earlier, first)].start <= longestNight
+            }
+            while (resting(first - 1) && joins(first - 1, first)) || (walk(first - 1) && resting(first - 2) && joins(first - 2, first)) {
+                first -= resting(first - 1) ? 1 : 2
+            }
+            while (resting(last + 1) && joins(last, last + 1)) || (walk(last + 1) && resting(last + 2) && joins(last, last + 2)) {
+                last += resting(last + 1) ? 1 : 2
+            }
             nights.append(first...last)
         }
         return nights
@@ -85,8 +97,11 @@ extension SlotContext {
                 let lateInTheNight = contexts[member].stillFirst == contexts[last].stillFirst && offset >= Double(NightSplit.rest / 60_000)
                 // Going out late in the morning: up no longer than `longestMorningIn` before it.
                 let upAt = leaving && Self.morning.contains(ending) ? max(wakeUp, ending - Self.longestMorningIn) : wakeUp
-                let risen = (upAt - 1..<upAt + 720).contains(contexts[member].startMinute)
-                let afterRising = lateInTheNight && risen && !unplugged && ending - wakeUp >= usual.wakeUpMargin && last + 1 < contexts.count
+                // Up from the usual hour until the usual bedtime, when the stillness goes on well past
+                // that morning's usual hour (a stillness may hold a whole day and the next night).
+                let risen = (upAt - 1..<max(upAt + 720, bedtime)).contains(contexts[member].startMinute)
+                let pastUsual = contexts[member].startMinute - wakeUp + Double(spans[last].end - spans[member].start) / 60_000
+                let afterRising = lateInTheNight && risen && !unplugged && pastUsual >= usual.wakeUpMargin && last + 1 < contexts.count
                 let readying = lateInTheNight && leaving && Self.morning.contains(ending)
                     && Double(spans[last].end - spans[member].start) / 60_000 <= gettingReady
                 if beforeBed || afterRising || readying { (contexts[member].isSleep, contexts[member].isNightRest, contexts[member].isUp) = (false, false, true) }
