@@ -60,6 +60,19 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 19:10:00", in: seen).category == .leisure)
     }
 
+    @Test("getting up alone ends a meal near the usual hour; at 17:50 it is a walk about the flat, and dinner is at 19:00")
+    func oneEndOfAMeal() throws {
+        let early = try OfflineTimeline.days(stillDay(walks: [15 * 60, 17 * 60 + 50]), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 17:30:00", in: early).category == .leisure)
+        let usual = try slot(at: "2026-11-18 19:10:00", in: early)
+        #expect(usual.category == .food && usual.start == utc("2026-11-18 19:00:00"))
+
+        let near = try OfflineTimeline.days(stillDay(walks: [15 * 60, 19 * 60 + 40]), timeZone: zone)
+        let dinner = try slot(at: "2026-11-18 19:20:00", in: near)
+        // The 35 minutes before getting up (the walk too short to be a slot of its own).
+        #expect(dinner.category == .food && dinner.start == utc("2026-11-18 19:07:00"))
+    }
+
     @Test("a stay begun and ended by getting up at a meal time is the meal, not the end of a later still stay")
     func mealBegunByGettingUpWins() throws {
         let days = try OfflineTimeline.days(device([

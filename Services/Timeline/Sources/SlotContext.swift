@@ -139,6 +139,11 @@ struct SlotContext: Sendable, Hashable {
         (11 * 60 + 30...14 * 60 + 30, 13 * 60, 12 * 60 + 30), (17 * 60 + 30...21 * 60, 19 * 60 + 15, 19 * 60),
     ]
 
+    /// A meal the phone shows only the end of (getting up, with nothing before it) starts at
+    /// most this many minutes from the usual one: further off, getting up is more likely a walk
+    /// about the flat than the end of a meal.
+    static let oneEndShown = 45.0
+
     /// Sets each stay's visit length and, in each visit home, the stay per day and meal time starting closest to it.
     static func markVisits(_ contexts: inout [SlotContext], _ spans: [SlotSpan], places: DevicePlaces, days: LocalDays) {
         var first = 0
@@ -171,6 +176,7 @@ struct SlotContext: Sendable, Hashable {
                         (20...55).contains(contexts[$0].minutes) && meal.window.contains(contexts[$0].localMiddle)
                             && ($0 == contexts.count - 1 || contexts[$0 + 1].stillFirst != contexts[$0].stillFirst)
                             && (begunMoving($0) || $0 == contexts.count - 1 || !contexts[$0 + 1].isSleep)
+                            && (begunMoving($0) || abs(contexts[$0].startMinute - meal.usual) <= Self.oneEndShown)
                     }
                     func key(_ index: Int) -> (Int, Double) { (begunMoving(index) ? 0 : 1, abs(contexts[index].startMinute - meal.centre)) }
                     let byDay = Dictionary(grouping: candidates, by: { days.name(of: spans[$0].start) })
