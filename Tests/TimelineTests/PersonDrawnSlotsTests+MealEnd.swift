@@ -60,10 +60,10 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 19:10:00", in: seen).category == .leisure)
     }
 
-    @Test("getting up alone ends a meal near the usual hour; at 17:50 it is a walk about the flat, and dinner is at 19:00")
+    @Test("getting up alone ends a meal near the usual hour; at 18:26 it is a walk about the flat, and dinner is at 19:00")
     func oneEndOfAMeal() throws {
-        let early = try OfflineTimeline.days(stillDay(walks: [15 * 60, 17 * 60 + 50]), timeZone: zone)
-        #expect(try slot(at: "2026-11-18 17:30:00", in: early).category == .leisure)
+        let early = try OfflineTimeline.days(stillDay(walks: [15 * 60, 18 * 60 + 26]), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 18:10:00", in: early).category == .leisure)
         let usual = try slot(at: "2026-11-18 19:10:00", in: early)
         #expect(usual.category == .food && usual.start == utc("2026-11-18 19:00:00"))
 
