@@ -73,6 +73,28 @@ extension PersonDrawnSlotsTests {
         #expect(dinner.category == .food && dinner.start == utc("2026-11-18 19:07:00"))
     }
 
+    @Test("coming home from a trip at 19:21 (dinner time), dinner comes first; coming home at 17:00, dinner is at the usual 19:00")
+    func dinnerOnComingHome() throws {
+        /// Wednesday: still at home until 08:00, out from `leave` (local minutes) to the gym by bike for
+        /// an hour, home by bike at `leave` + 86, then the phone on a table until the night.
+        func evening(leave: Double) -> OfflineTimeline.DeviceEvents {
+            device([
+                (.stationary, home, 480), (.walking, home, 2), (.stationary, home, leave - 482), (.walking, home, 2), (.cycling, home, 12),
+                (.walking, gymPlace, 2), (.stationary, gymPlace, 54), (.walking, gymPlace, 2), (.cycling, gymPlace, 12), (.walking, home, 2),
+                (.stationary, home, 1440 + 420 - leave - 86),
+            ])
+        }
+        let late = try OfflineTimeline.days(evening(leave: 17 * 60 + 55), timeZone: zone)
+        let dinner = try slot(at: "2026-11-18 19:40:00", in: late)
+        #expect(dinner.category == .food && dinner.start == utc("2026-11-18 19:21:00") && dinner.end == utc("2026-11-18 19:56:00"))
+        #expect(try slot(at: "2026-11-18 20:30:00", in: late).category == .leisure)
+
+        let early = try OfflineTimeline.days(evening(leave: 15 * 60 + 34), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 17:15:00", in: early).category == .leisure)
+        let usual = try slot(at: "2026-11-18 19:10:00", in: early)
+        #expect(usual.category == .food && usual.start == utc("2026-11-18 19:00:00"))
+    }
+
     @Test("a stay begun and ended by getting up at a meal time is the meal, not the end of a later still stay")
     func mealBegunByGettingUpWins() throws {
         let days = try OfflineTimeline.days(device([

@@ -5,7 +5,8 @@ import Foundation
 /// the phone shows of a meal). So does a stay left at a meal time after the meal's usual hour:
 /// someone home through lunch time who goes out at 13:08 had lunch before going. The pieces stay
 /// one stillness: labelling decides whether the last one is a meal (`SlotContext.markVisits`), and
-/// neighbours of one category are published as one slot.
+/// neighbours of one category are published as one slot. Coming home at dinner time, the meal
+/// comes first (`arrival`).
 struct MealEnd: Sendable {
     /// The device's local days; `nil` splits nothing.
     var days: LocalDays?
@@ -14,6 +15,19 @@ struct MealEnd: Sendable {
     static let meal: Int64 = 35 * 60_000
     /// The stay before the meal is at least this long (a shorter stay may be the meal itself).
     static let shortestPiece: Int64 = 30 * 60_000
+
+    /// Coming home from a trip this many minutes before dinner's usual start, up to `dinnerArrivals`
+    /// after it: dinner comes first (local minutes, 18:30 to 20:00).
+    static let dinnerArrivals = SlotContext.meals[SlotContext.meals.count - 1].usual - 30...SlotContext.meals[SlotContext.meals.count - 1].usual + 60
+
+    /// The instant to split a stay from `start` to `end` at, begun by arriving from a trip, if it
+    /// begins at dinner time (`dinnerArrivals`): dinner may be its first part.
+    func arrival(start: Int64, end: Int64) -> Int64? {
+        guard let days, end - start >= Self.meal + Self.shortestPiece else { return nil }
+        let offset = Int64(days.calendar.timeZone.secondsFromGMT(for: Date(milliseconds: start))) * 1000
+        let minute = Double(((start + offset) % 86_400_000 + 86_400_000) % 86_400_000) / 60_000
+        return Self.dinnerArrivals.contains(minute) ? start + Self.meal : nil
+    }
 
     /// The instant to split a stay from `start` to `end` at, ended by getting up, if its end is
     /// in a meal window (`SlotContext.meals`); ended by `leaving`, if it is also past the meal's usual start.

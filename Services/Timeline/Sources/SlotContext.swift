@@ -184,6 +184,11 @@ struct SlotContext: Sendable, Hashable {
                         let best = sameDay.min { key($0) < key($1) }!
                         contexts[best].isMealTime = true
                     }
+                    // Dinner on coming home at dinner time (`MealEnd.arrival`), if the visit shows none.
+                    if arrivesToMeal(first, last, meal.usual, contexts, spans),
+                       !candidates.contains(where: { $0 != first && contexts[$0].startMinute < contexts[first].startMinute + 120 }) {
+                        contexts[first].isMealTime = true
+                    }
                     // A day whose stay shows no meal: the piece cut at the usual time (`UsualMeal`), if not asleep.
                     for index in first...last where contexts[index].startMinute.truncatingRemainder(dividingBy: 1440) == meal.usual
                         && !contexts[index].isSleep && byDay[days.name(of: spans[index].start)] == nil {
@@ -193,6 +198,16 @@ struct SlotContext: Sendable, Hashable {
             }
             first = last + 1
         }
+    }
+
+    /// Whether the visit from `first` to `last` begins with a meal on coming home from a trip at
+    /// dinner time (the piece `MealEnd.arrival` cut).
+    static func arrivesToMeal(_ first: Int, _ last: Int, _ usual: Double, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Bool {
+        guard usual == meals[meals.count - 1].usual, first > 0, first < last, !contexts[first - 1].isStay, !contexts[first].isSleep,
+              spans[first - 1].duration >= tripOut, contexts[first + 1].stillFirst == contexts[first].stillFirst else { return false }
+        let meal = Double(MealEnd.meal / 60_000)
+        return abs(contexts[first].minutes - meal) <= 1
+            && MealEnd.dinnerArrivals.contains(contexts[first].startMinute)
     }
 
     var asNeighbour: Neighbour {

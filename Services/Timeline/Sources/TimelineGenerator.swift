@@ -81,7 +81,8 @@ public struct TimelineGenerator: Sendable {
 
     /// One slot per span, except that a long stay is split where its night begins and ends
     /// (`NightSplit`), on weekdays where working hours begin and end (`WorkingHours`), and
-    /// around a meal (`MealEnd`, before getting up or going out; `UsualMeal` where nothing shows one).
+    /// around a meal (`MealEnd`, before getting up or going out, after coming home at dinner time;
+    /// `UsualMeal` where nothing shows one).
     /// `signs` are the instants the charger was plugged in or out, in order.
     func slots<Edits: Collection<TimeSlot>>(_ spans: [Span], events: [AnnotatedEvent], signs: [Int64] = [], edits: Edits) -> [TimeSlot] {
         var edited: [Int64: TimeSlot] = [:]
@@ -102,6 +103,11 @@ public struct TimelineGenerator: Sendable {
             let leaves = index + 1 < spans.count && spans[index + 1].activity != .stationary && spans[index + 1].start == span.end
             if slot.endsMoving == true || leaves, let last = cuts.map(\.at).max() ?? Optional(span.start),
                let meal = meals.cut(start: last, end: span.end, leaving: slot.endsMoving != true) {
+                cuts.append((meal, nil))
+            }
+            let arrives = index > 0 && spans[index - 1].activity != .stationary && spans[index - 1].end == span.start
+                && spans[index - 1].end - spans[index - 1].start >= SlotContext.tripOut
+            if arrives, let meal = meals.arrival(start: span.start, end: span.end), !cuts.contains(where: { $0.at == meal }) {
                 cuts.append((meal, nil))
             }
             // Getting up (which may end a meal) shows something of the meal time it falls in.
