@@ -16,25 +16,30 @@ struct MealEnd: Sendable {
     /// The stay before the meal is at least this long (a shorter stay may be the meal itself).
     static let shortestPiece: Int64 = 30 * 60_000
 
-    /// Coming home from a trip this many minutes before dinner's usual start, up to `dinnerArrivals`
-    /// after it: dinner comes first (local minutes, 18:30 to 20:00).
-    static let dinnerArrivals = SlotContext.meals[SlotContext.meals.count - 1].usual - 30...SlotContext.meals[SlotContext.meals.count - 1].usual + 60
+    /// The local minutes in which coming home from a trip to a stay puts the meal with the
+    /// `usual` start first: from half an hour before it to an hour after.
+    static func arrivals(_ usual: Double) -> ClosedRange<Double> { usual - 30...usual + 60 }
+    /// The meals coming home puts first: dinner (lunch is as often eaten out before coming home).
+    static let mealsOnArrival = [SlotContext.meals[SlotContext.meals.count - 1].usual]
 
-    /// The instant to split a stay from `start` to `end` at, begun by arriving from a trip, if it
-    /// begins at dinner time (`dinnerArrivals`): dinner may be its first part.
+    /// The instant to split a stay from `start` to `end` at, begun by coming home from a trip,
+    /// if it begins at a meal time (`arrivals`): the meal may be its first part.
     func arrival(start: Int64, end: Int64) -> Int64? {
-        guard let days, end - start >= Self.meal + Self.shortestPiece else { return nil }
-        let offset = Int64(days.calendar.timeZone.secondsFromGMT(for: Date(milliseconds: start))) * 1000
-        let minute = Double(((start + offset) % 86_400_000 + 86_400_000) % 86_400_000) / 60_000
-        return Self.dinnerArrivals.contains(minute) ? start + Self.meal : nil
+        guard end - start >= Self.meal + Self.shortestPiece, let minute = localMinute(start) else { return nil }
+        return Self.mealsOnArrival.contains { Self.arrivals($0).contains(minute) } ? start + Self.meal : nil
     }
 
     /// The instant to split a stay from `start` to `end` at, ended by getting up, if its end is
     /// in a meal window (`SlotContext.meals`); ended by `leaving`, if it is also past the meal's usual start.
     func cut(start: Int64, end: Int64, leaving: Bool = false) -> Int64? {
-        guard let days, end - start >= Self.meal + Self.shortestPiece else { return nil }
-        let offset = Int64(days.calendar.timeZone.secondsFromGMT(for: Date(milliseconds: end))) * 1000
-        let minute = Double(((end + offset) % 86_400_000 + 86_400_000) % 86_400_000) / 60_000
+        guard end - start >= Self.meal + Self.shortestPiece, let minute = localMinute(end) else { return nil }
         return SlotContext.meals.contains { $0.window.contains(minute) && (!leaving || minute >= $0.usual) } ? end - Self.meal : nil
+    }
+
+    /// Local minutes after midnight at `instant`.
+    func localMinute(_ instant: Int64) -> Double? {
+        guard let days else { return nil }
+        let offset = Int64(days.calendar.timeZone.secondsFromGMT(for: Date(milliseconds: instant))) * 1000
+        return Double(((instant + offset) % 86_400_000 + 86_400_000) % 86_400_000) / 60_000
     }
 }

@@ -184,7 +184,7 @@ struct SlotContext: Sendable, Hashable {
                         let best = sameDay.min { key($0) < key($1) }!
                         contexts[best].isMealTime = true
                     }
-                    // Dinner on coming home at dinner time (`MealEnd.arrival`), if the visit shows none.
+                    // The meal on coming home at its time (`MealEnd.arrival`), if the visit shows none.
                     if arrivesToMeal(first, last, meal.usual, contexts, spans),
                        !candidates.contains(where: { $0 != first && contexts[$0].startMinute < contexts[first].startMinute + 120 }) {
                         contexts[first].isMealTime = true
@@ -200,14 +200,14 @@ struct SlotContext: Sendable, Hashable {
         }
     }
 
-    /// Whether the visit from `first` to `last` begins with a meal on coming home from a trip at
-    /// dinner time (the piece `MealEnd.arrival` cut).
+    /// Whether the visit from `first` to `last` begins with the meal of `usual` start on coming home
+    /// from a trip at its time (the piece `MealEnd.arrival` cut).
     static func arrivesToMeal(_ first: Int, _ last: Int, _ usual: Double, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Bool {
-        guard usual == meals[meals.count - 1].usual, first > 0, first < last, !contexts[first - 1].isStay, !contexts[first].isSleep,
+        guard MealEnd.mealsOnArrival.contains(usual), first > 0, first < last, !contexts[first - 1].isStay, !contexts[first].isSleep,
               spans[first - 1].duration >= tripOut, contexts[first + 1].stillFirst == contexts[first].stillFirst else { return false }
         let meal = Double(MealEnd.meal / 60_000)
         return abs(contexts[first].minutes - meal) <= 1
-            && MealEnd.dinnerArrivals.contains(contexts[first].startMinute)
+            && MealEnd.arrivals(usual).contains(contexts[first].startMinute)
     }
 
     var asNeighbour: Neighbour {
