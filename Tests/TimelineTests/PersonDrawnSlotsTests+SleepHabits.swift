@@ -134,6 +134,24 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-19 03:00:00", in: days).category == .sleep)
     }
 
+    @Test("nights ended by going out at 10:30 teach getting up 45 minutes before: a still morning ended at 10:30 by a walk ends at 09:45")
+    func upBeforeGoingOut() throws {
+        // Wednesday to Friday: the phone on a table from a walk at 22:50 until going out by bike
+        // at 10:30, out until 16:16; Saturday: still from 22:50 until a walk about the flat at 10:30.
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 630)]
+        for _ in 0..<3 {
+            pieces += [
+                (.walking, home, 2), (.cycling, home, 20), (.walking, school, 2), (.stationary, school, 300), (.walking, school, 2),
+                (.cycling, school, 20), (.walking, home, 2), (.stationary, home, 392), (.walking, home, 2), (.stationary, home, 698),
+            ]
+        }
+        pieces += [(.walking, home, 2), (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 60)]
+        let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        let night = try slot(at: "2026-11-21 08:00:00", in: days)
+        #expect(night.category == .sleep && night.end == utc("2026-11-21 09:45:00"))
+        #expect(try slot(at: "2026-11-21 10:00:00", in: days).category != .sleep)
+    }
+
     @Test("hours are learned per kind of day once three nights are seen, from all nights before; irregular times of getting up are no habit, irregular bedtimes a late one")
     func habits() {
         func night(_ start: Double?, _ end: Double?, dayOff: Bool = false) -> SleepHabits.Night { SleepHabits.Night(start: start, end: end, dayOff: dayOff) }

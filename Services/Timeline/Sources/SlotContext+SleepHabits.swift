@@ -48,7 +48,9 @@ extension SlotContext {
             seen.start = start < Double(NightSplit.earliestWakeUp * 60) ? start + 1440 : start
         }
         if last + 1 < contexts.count, !spans[last + 1].slot.isGap, spans[last].slot.endsMoving == true || !contexts[last + 1].isStay {
-            seen.end = (contexts[last].startMinute + contexts[last].minutes).truncatingRemainder(dividingBy: 1440)
+            // Ended by going out (not by the charger): up a while before, getting ready.
+            let leaving = spans[last].slot.endsAtCharger != true && leavesHome(after: last, contexts, spans)
+            seen.end = (contexts[last].startMinute + contexts[last].minutes).truncatingRemainder(dividingBy: 1440) - (leaving ? gettingReady : 0)
         }
         return seen
     }
