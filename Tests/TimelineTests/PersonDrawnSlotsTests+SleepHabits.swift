@@ -119,6 +119,16 @@ extension PersonDrawnSlotsTests {
         #expect(bedtime.category == .sleep && bedtime.start == utc("2026-11-18 23:12:00"))
     }
 
+    @Test("a still night ended by going out for a walk at 09:47 ends at the usual 08:00: going out is no getting up")
+    func goingOutIsNoGettingUp() throws {
+        let days = try OfflineTimeline.days(device([
+            (.stationary, home, 587), (.walking, home, 100), (.stationary, home, 60), (.walking, home, 2), (.stationary, home, 600),
+        ]), timeZone: zone)
+        let night = try slot(at: "2026-11-18 05:00:00", in: days)
+        #expect(night.category == .sleep && night.end == utc("2026-11-18 08:00:00"))
+        #expect(try slot(at: "2026-11-18 08:30:00", in: days).category != .sleep)
+    }
+
     @Test("a whole day the phone lies still between two nights is a day up, not one night of thirty hours")
     func stillDayBetweenNights() throws {
         // Home by bike at 02:10 on Wednesday, the phone on a table until a walk at 00:20 on Thursday,

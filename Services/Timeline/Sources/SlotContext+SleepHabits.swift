@@ -90,22 +90,23 @@ extension SlotContext {
             // A night the data begins in (or resumes in, after a gap) shows no evening before it.
             let evenings = first > 0 && !spans[first - 1].slot.isGap
             let unplugged = spans[last].slot.endsAtCharger == true
-            let leaving = !unplugged && leavesHome(after: last, contexts, spans)
+            // Ended by going out in the morning: the person was up before it (going out is no getting
+            // up, so no margin), at most `longestMorningIn` before, at least `gettingReady`.
+            let goingOut = !unplugged && Self.morning.contains(ending) && leavesHome(after: last, contexts, spans)
+            let upAt = goingOut ? max(wakeUp, ending - Self.longestMorningIn) : wakeUp
+            let margin = goingOut ? 0 : usual.wakeUpMargin
             for member in night where contexts[member].isStay {
                 let offset = Double(spans[member].start - spans[first].start) / 60_000
                 let beforeBed = evenings && contexts[member].stillFirst == first && !pluggedIn && bedtime - evening >= usual.bedtimeMargin
                     && evening + offset + contexts[member].minutes <= bedtime + 1
                 // In the night's last stillness, a rest's length into the night.
                 let lateInTheNight = contexts[member].stillFirst == contexts[last].stillFirst && offset >= Double(NightSplit.rest / 60_000)
-                // Going out late in the morning: up no longer than `longestMorningIn` before it.
-                let upAt = leaving && Self.morning.contains(ending) ? max(wakeUp, ending - Self.longestMorningIn) : wakeUp
                 // Up from the usual hour until the usual bedtime, when the stillness goes on well past
                 // that morning's usual hour (a stillness may hold a whole day and the next night).
                 let risen = (upAt - 1..<max(upAt + 720, bedtime)).contains(contexts[member].startMinute)
                 let pastUsual = contexts[member].startMinute - wakeUp + Double(spans[last].end - spans[member].start) / 60_000
-                let afterRising = lateInTheNight && risen && !unplugged && pastUsual >= usual.wakeUpMargin && last + 1 < contexts.count
-                let readying = lateInTheNight && leaving && Self.morning.contains(ending)
-                    && Double(spans[last].end - spans[member].start) / 60_000 <= gettingReady
+                let afterRising = lateInTheNight && risen && !unplugged && pastUsual >= margin && last + 1 < contexts.count
+                let readying = lateInTheNight && goingOut && Double(spans[last].end - spans[member].start) / 60_000 <= gettingReady
                 if beforeBed || afterRising || readying { (contexts[member].isSleep, contexts[member].isNightRest, contexts[member].isUp) = (false, false, true) }
             }
         }
