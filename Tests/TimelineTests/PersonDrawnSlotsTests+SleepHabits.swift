@@ -129,6 +129,29 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 08:30:00", in: days).category != .sleep)
     }
 
+    @Test("a phone that shows little at home: a walk at 21:15 is no bedtime, the night begins at 22:30; a carried phone's walk at 21:15 is")
+    func quietPhoneBedtime() throws {
+        /// Wednesday at home: up at 07:30, walks about the flat every 45 minutes (carried) or at
+        /// 12:00 and 18:00 only (on a table), a last walk at 21:15, still until 07:00.
+        func day(carried: Bool) -> OfflineTimeline.DeviceEvents {
+            var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 450)]
+            var now = 450.0
+            for walk in (carried ? Array(stride(from: 495.0, to: 1275, by: 45)) : [720, 1080]) + [1275] {
+                pieces += [(.walking, home, 2), (.stationary, home, walk - now - 2)]
+                now = walk
+            }
+            return device(pieces + [(.walking, home, 2), (.stationary, home, 1440 + 420 - now - 2), (.walking, home, 2), (.stationary, home, 60)])
+        }
+        let table = try OfflineTimeline.days(day(carried: false), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 22:00:00", in: table).category != .sleep)
+        let night = try slot(at: "2026-11-18 23:00:00", in: table)
+        #expect(night.category == .sleep && night.start == utc("2026-11-18 22:30:00"))
+
+        let pocket = try OfflineTimeline.days(day(carried: true), timeZone: zone)
+        let early = try slot(at: "2026-11-18 22:00:00", in: pocket)
+        #expect(early.category == .sleep && early.start <= utc("2026-11-18 21:17:00"))
+    }
+
     @Test("a whole day the phone lies still between two nights is a day up, not one night of thirty hours")
     func stillDayBetweenNights() throws {
         // Home by bike at 02:10 on Wednesday, the phone on a table until a walk at 00:20 on Thursday,

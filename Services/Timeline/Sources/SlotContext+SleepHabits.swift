@@ -58,6 +58,11 @@ extension SlotContext {
     /// A night ended by leaving home (the phone left still until then): the person was up this
     /// many minutes before, getting ready.
     static let gettingReady = 45.0
+    /// Signs of movement an hour at home below which the phone is taken to lie on a table.
+    static let quietSigns = 0.5
+    /// With such a phone, a still evening gives way to the night at the usual bedtime unless it began
+    /// less than this many minutes before it (the last sign before it says little of going to bed).
+    static let quietBedtimeMargin = 30.0
     /// A still morning ended by leaving home: the person was up at most this many minutes before.
     static let longestMorningIn = 120.0
 
@@ -79,6 +84,7 @@ extension SlotContext {
         let nights = nights(contexts, spans)
         let nightsSeen = nights.map { seen($0, contexts, spans) }
         let habits = [false, true].map { SleepHabits(nightsSeen, dayOff: $0) }
+        let quiet = quietAtHome(contexts, spans)
         for night in nights {
             let first = night.lowerBound, last = night.upperBound, start = contexts[first].stillStart
             let usual = habits[contexts[last].weekday >= 5 ? 1 : 0]
@@ -97,7 +103,7 @@ extension SlotContext {
             let margin = goingOut ? 0 : usual.wakeUpMargin
             for member in night where contexts[member].isStay {
                 let offset = Double(spans[member].start - spans[first].start) / 60_000
-                let beforeBed = evenings && contexts[member].stillFirst == first && !pluggedIn && bedtime - evening >= usual.bedtimeMargin
+                let beforeBed = evenings && contexts[member].stillFirst == first && !pluggedIn && bedtime - evening >= (quiet ? quietBedtimeMargin : usual.bedtimeMargin)
                     && evening + offset + contexts[member].minutes <= bedtime + 1
                 // In the night's last stillness, a rest's length into the night.
                 let lateInTheNight = contexts[member].stillFirst == contexts[last].stillFirst && offset >= Double(NightSplit.rest / 60_000)
@@ -110,5 +116,18 @@ extension SlotContext {
                 if beforeBed || afterRising || readying { (contexts[member].isSleep, contexts[member].isNightRest, contexts[member].isUp) = (false, false, true) }
             }
         }
+    }
+
+    /// Whether the phone shows little of the person at home (left on a table): over eight hours or
+    /// more awake at home, fewer than `quietSigns` signs of movement an hour (a carried phone shows
+    /// one or more: getting up, walking about).
+    static func quietAtHome(_ contexts: [SlotContext], _ spans: [SlotSpan]) -> Bool {
+        var minutes = 0.0, signs = 0
+        for index in contexts.indices where contexts[index].isStay && contexts[index].kind == .home && !contexts[index].isSleep
+            && !spans[index].slot.isGap {
+            minutes += contexts[index].minutes
+            if spans[index].slot.endsMoving == true { signs += 1 }
+        }
+        return minutes >= 480 && Double(signs) / (minutes / 60) < quietSigns
     }
 }
