@@ -105,6 +105,28 @@ struct IncrementalGenerationTests {
         #expect(patient.rebuild(motion: joining, locations: [], until: at(1000)).state.slots.map(\.start) == [at(0), at(95), at(105), at(245), at(255), at(600), at(610)])
     }
 
+    @Test("a stay just arrived at is never the anchor: dinner on coming home is cut the same generating on as rebuilding")
+    func arrivalIsNoAnchor() throws {
+        let start = utc("2026-11-18 00:00:00")
+        func at(_ minutes: Double) -> Int64 { start + Int64(minutes * 60_000) }
+        // Home, to the gym by bike at 17:55, home again at 19:21, walks about the flat at 21:00 and 22:00.
+        let motion = [
+            MotionEvent(timestamp: at(0), activity: .stationary), MotionEvent(timestamp: at(1075), activity: .walking),
+            MotionEvent(timestamp: at(1077), activity: .cycling), MotionEvent(timestamp: at(1089), activity: .stationary),
+            MotionEvent(timestamp: at(1143), activity: .walking), MotionEvent(timestamp: at(1145), activity: .cycling),
+            MotionEvent(timestamp: at(1161), activity: .stationary), MotionEvent(timestamp: at(1260), activity: .walking),
+            MotionEvent(timestamp: at(1265), activity: .stationary), MotionEvent(timestamp: at(1320), activity: .walking),
+            MotionEvent(timestamp: at(1325), activity: .stationary),
+        ] + stride(from: 1330.0, to: 1700, by: 10).map { MotionEvent(timestamp: at($0), activity: .stationary) }
+        let local = TimelineGenerator(timeZone: TimeZone(identifier: "UTC")!)
+        let first = local.rebuild(motion: motion.filter { $0.timestamp <= at(1600) }, locations: [], until: at(1600)).state
+        #expect(first.slots.contains { $0.start == at(1161) } && first.slots.contains { $0.start == at(1196) })
+        let anchor = try #require(first.resumeFrom)
+        #expect(anchor < at(1161))
+        let update = try #require(local.update(first, motion: motion.filter { $0.timestamp >= anchor }, locations: [], until: at(1700)))
+        #expect(update.state.slots == local.rebuild(motion: motion, locations: [], until: at(1700)).state.slots)
+    }
+
     @Test("the last slot is extended while it continues; edits survive re-segmentation")
     func extendAndKeepEdits() throws {
         let start: Int64 = 1_000_000_000_000

@@ -25,8 +25,13 @@ struct MealEnd: Sendable {
     /// The instant to split a stay from `start` to `end` at, begun by coming home from a trip,
     /// if it begins at a meal time (`arrivals`): the meal may be its first part.
     func arrival(start: Int64, end: Int64) -> Int64? {
-        guard end - start >= Self.meal + Self.shortestPiece, let minute = localMinute(start) else { return nil }
-        return Self.mealsOnArrival.contains { Self.arrivals($0).contains(minute) } ? start + Self.meal : nil
+        end - start >= Self.meal + Self.shortestPiece && arrivesAtMealTime(start) ? start + Self.meal : nil
+    }
+
+    /// Whether coming home at `start` may put a meal first (`arrivals`).
+    func arrivesAtMealTime(_ start: Int64) -> Bool {
+        guard let minute = localMinute(start) else { return false }
+        return Self.mealsOnArrival.contains { Self.arrivals($0).contains(minute) }
     }
 
     /// The instant to split a stay from `start` to `end` at, ended by getting up, if its end is

@@ -65,13 +65,15 @@ public struct TimelineGenerator: Sendable {
             changedFrom: anchor.start)
     }
 
-    /// The latest slot start at least `anchorMargin` before `until` with two slots after it.
+    /// The latest slot start at least `anchorMargin` before `until` with two slots after it, not a
+    /// stay just arrived at when a meal may come first (its cut depends on the trip before it).
     func chooseAnchor(_ segmentation: Segmentation, events: [AnnotatedEvent], until: Int64, previous: SegmentationAnchor?) -> SegmentationAnchor? {
         let spans = segmentation.spans
         guard spans.count >= 3 else { return previous }
+        let meals = MealEnd(days: timeZone.map(LocalDays.init))
         for index in stride(from: spans.count - 3, through: 0, by: -1) {
             let span = spans[index]
-            guard span.start <= until - anchorMargin else { continue }
+            guard span.start <= until - anchorMargin, !(Self.arrives(spans, at: index) && meals.arrivesAtMealTime(span.start)) else { continue }
             if span.first == 0 { return previous }
             let before = passes.indices.map { segmentation.span(endingBefore: span.first, stage: $0)?.shape }
             return SegmentationAnchor(start: span.start, activity: events[span.first].activity, before: before, passes: passes)
@@ -105,9 +107,7 @@ public struct TimelineGenerator: Sendable {
                let meal = meals.cut(start: last, end: span.end, leaving: slot.endsMoving != true) {
                 cuts.append((meal, nil))
             }
-            let arrives = index > 0 && spans[index - 1].activity != .stationary && spans[index - 1].end == span.start
-                && spans[index - 1].end - spans[index - 1].start >= SlotContext.tripOut
-            if arrives, let meal = meals.arrival(start: span.start, end: span.end), !cuts.contains(where: { $0.at == meal }) {
+            if Self.arrives(spans, at: index), let meal = meals.arrival(start: span.start, end: span.end), !cuts.contains(where: { $0.at == meal }) {
                 cuts.append((meal, nil))
             }
             // Getting up (which may end a meal) shows something of the meal time it falls in.
@@ -125,6 +125,12 @@ public struct TimelineGenerator: Sendable {
             slots.append(slot)
         }
         return slots.edited(by: edited)
+    }
+
+    /// Whether the span at `index` is a stay arrived at from a trip out (moving `SlotContext.tripOut` or longer).
+    static func arrives(_ spans: [Span], at index: Int) -> Bool {
+        index > 0 && spans[index].activity == .stationary && spans[index - 1].activity != .stationary
+            && spans[index - 1].end == spans[index].start && spans[index - 1].end - spans[index - 1].start >= SlotContext.tripOut
     }
 
     /// The charger plugged in or out within `NightSplit.signNear` of `instant` (`signs` in order).
