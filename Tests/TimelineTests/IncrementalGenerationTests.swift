@@ -9,7 +9,7 @@ struct IncrementalGenerationTests {
     let generator = TimelineGenerator()
 
     /// Generates at each of `instants` from the previous state, as the service would.
-    func generate(at instants: [Int64], fallbacks: inout Int) -> TimelineState {
+    func generate(at instants: [Int64], fallbacks: inout Int, generator: TimelineGenerator = TimelineGenerator()) -> TimelineState {
         var state = TimelineState()
         for instant in instants {
             let (motion, locations) = known(week, at: instant, from: state.resumeFrom)
@@ -25,15 +25,17 @@ struct IncrementalGenerationTests {
         return state
     }
 
-    @Test("random splits of a generated week give the slots of a full rebuild, at every step")
-    func randomSplits() {
+    @Test("random splits of a generated week give the slots of a full rebuild, at every step; also cut by local time (nights, meals, working hours)",
+          arguments: [nil, TimeZone(identifier: "Europe/Berlin")])
+    func randomSplits(timeZone: TimeZone?) {
+        let generator = TimelineGenerator(timeZone: timeZone)
         var random = SplitMix64(seed: 2026)
         var fallbacks = 0, generations = 0
         for _ in 0..<12 {
             var instants = (0..<Int.random(in: 1...40, using: &random)).map { _ in Int64.random(in: week.start...week.end, using: &random) }.sorted()
             instants.append(week.end)
             generations += instants.count
-            let incremental = generate(at: instants, fallbacks: &fallbacks)
+            let incremental = generate(at: instants, fallbacks: &fallbacks, generator: generator)
             let (motion, locations) = known(week, at: week.end)
             let full = generator.rebuild(motion: motion, locations: locations, until: week.end).state
             #expect(incremental.slots == full.slots)
