@@ -151,7 +151,7 @@ final class StreamSender: Sendable {
 /// Counts what a subscription delivers, by a key read from each message (e.g. its `id`), and
 /// keeps the first payload of each key.
 final class Tally: Sendable {
-    private let state = Mutex<(counts: [String: Int], first: [String: Data], arrivals: Int)>(([:], [:], 0))
+    private let state = Mutex<(counts: [String: Int], first: [String: Data], arrivals: Int, sameAgain: Set<String>)>(([:], [:], 0, []))
 
     /// Subscribes `client` to `filter`; `key` names a message from its topic and JSON object (nil: not counted).
     init(
@@ -165,7 +165,11 @@ final class Tally: Sendable {
             state.withLock { s in
                 s.counts[key, default: 0] += 1
                 s.arrivals += 1
-                if s.first[key] == nil { s.first[key] = message.payload }
+                if let first = s.first[key] {
+                    if first == message.payload { s.sameAgain.insert(key) }
+                } else {
+                    s.first[key] = message.payload
+                }
             }
         }
     }
@@ -177,6 +181,8 @@ final class Tally: Sendable {
     var repeats: Int { state.withLock { $0.arrivals - $0.counts.count } }
     /// Keys delivered more than once.
     var doubled: [String] { state.withLock { $0.counts.filter { $0.value > 1 }.map(\.key).sorted() } }
+    /// Keys delivered again with the very same payload (sent again, not made anew).
+    var doubledVerbatim: Int { state.withLock { $0.sameAgain.count } }
     /// The first payload of `key`, as a JSON object.
     func first(_ key: String) -> [String: Any]? {
         state.withLock { $0.first[key] }.flatMap { (try? JSONSerialization.jsonObject(with: $0)) as? [String: Any] }
