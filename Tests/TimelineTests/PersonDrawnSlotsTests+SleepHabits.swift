@@ -150,6 +150,14 @@ extension PersonDrawnSlotsTests {
         let pocket = try OfflineTimeline.days(day(carried: true), timeZone: zone)
         let early = try slot(at: "2026-11-18 22:00:00", in: pocket)
         #expect(early.category == .sleep && early.start <= utc("2026-11-18 21:17:00"))
+
+        // The data ending at 23:50, still since 21:17: the night begun is put at 22:30 all the same.
+        var untilNow = day(carried: false)
+        untilNow.motion.removeAll { $0.timestamp >= utc("2026-11-18 23:50:00") }
+        let begun = try OfflineTimeline.days(untilNow, timeZone: zone)
+        #expect(try slot(at: "2026-11-18 22:00:00", in: begun).category != .sleep)
+        let tonight = try slot(at: "2026-11-18 23:00:00", in: begun)
+        #expect(tonight.category == .sleep && tonight.start == utc("2026-11-18 22:30:00"))
     }
 
     @Test("a whole day the phone lies still between two nights is a day up, not one night of thirty hours")

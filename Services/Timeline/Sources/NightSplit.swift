@@ -12,6 +12,9 @@ struct NightSplit: Sendable {
 
     /// A stillness at least this long is a rest.
     static let rest: Int64 = 3 * 60 * 60_000
+    /// A stillness the data ends in (`open`) this long may be a night begun: its evening is cut at
+    /// the quarter hours too, for labelling to put the night at the usual bedtime.
+    static let restBegun: Int64 = 60 * 60_000
     /// Pieces shorter than this are not split off where the phone shows a sign.
     static let shortestPiece: Int64 = 30 * 60_000
     /// Local hours: an evening starts from `eveningStart`; from `lateEvening` a stillness through the night is the night.
@@ -25,11 +28,13 @@ struct NightSplit: Sendable {
     /// The instants to split a stay of `events` from `start` to `end` at, in order, each with
     /// whether a sign of activity ends the piece before it (`true`) or the stillness goes on
     /// (`nil`). `signs` (in order) are other signs than movement: the charger plugged in or out.
-    func cuts(_ events: ArraySlice<AnnotatedEvent>, start: Int64, end: Int64, signs: [Int64] = []) -> [(at: Int64, endsMoving: Bool?)] {
+    /// `open`: the data ends with the stay (the night may be under way).
+    func cuts(_ events: ArraySlice<AnnotatedEvent>, start: Int64, end: Int64, signs: [Int64] = [], open: Bool = false) -> [(at: Int64, endsMoving: Bool?)] {
         // The charger plugged in or out always ends a piece of the stay: someone handled the phone.
         let charger = signs[signs.partitioningIndex { $0 > start + Self.signNear }...].prefix { $0 < end - Self.signNear }
             .map { (at: $0, endsMoving: Bool?.some(true)) }
-        guard end - start >= Self.rest + Self.shortestPiece else { return charger }
+        let rest = open ? Self.restBegun : Self.rest
+        guard end - start >= rest + Self.shortestPiece else { return charger }
         var still: Range<Int64>?
         var from: Int64?
         var sign = signs.partitioningIndex { $0 > start }
@@ -52,26 +57,27 @@ struct NightSplit: Sendable {
             if run.count > still?.count ?? 0 { still = run }
         }
         var cuts: [(at: Int64, endsMoving: Bool?)] = []
-        var rest = start..<end
-        if let still, still.count >= Self.rest {
+        var range = start..<end
+        if let still, still.count >= rest {
             if still.lowerBound - start >= Self.shortestPiece { cuts.append((still.lowerBound, true)) }
             if end - still.upperBound >= Self.shortestPiece { cuts.append((still.upperBound, true)) }
-            rest = still
+            range = still
         }
         cuts += charger.filter { sign in !cuts.contains { $0.at == sign.at } }
-        return cuts + quarters(in: rest).filter { at in !cuts.contains { $0.at == at } }.map { ($0, nil) }
+        return cuts + quarters(in: range, open: open).filter { at in !cuts.contains { $0.at == at } }.map { ($0, nil) }
     }
 
     /// For a rest, the quarter hours of the evening (a rest long after each) and of the morning
     /// (a rest long before each) it holds: where a night the phone shows no end of may begin or end.
-    func quarters(in still: Range<Int64>) -> [Int64] {
-        guard let days, still.count >= Self.rest else { return [] }
+    /// In a stillness the data ends in (`open`), every evening quarter hour: the rest after it is under way.
+    func quarters(in still: Range<Int64>, open: Bool = false) -> [Int64] {
+        guard let days, still.count >= (open ? Self.restBegun : Self.rest) else { return [] }
         var cuts: [Int64] = []
         var instant = (still.lowerBound / Self.quarter + 1) * Self.quarter
         while instant < still.upperBound {
             let offset = Int64(days.calendar.timeZone.secondsFromGMT(for: Date(milliseconds: instant))) * 1000
             let hour = Int(((instant + offset) % 86_400_000 + 86_400_000) % 86_400_000 / 3_600_000)
-            let evening = (hour >= Self.lateEvening || hour < Self.latestBedtime - 24) && still.upperBound - instant >= Self.rest
+            let evening = (hour >= Self.lateEvening || hour < Self.latestBedtime - 24) && (open || still.upperBound - instant >= Self.rest)
             let morning = (Self.earliestWakeUp..<Self.latestWakeUp).contains(hour) && instant - still.lowerBound >= Self.rest
             if evening || morning { cuts.append(instant) }
             instant += Self.quarter

@@ -99,7 +99,7 @@ public struct TimelineGenerator: Sendable {
                 slots += Self.walkingAbout(slot, span: span, events: events)
                 continue
             }
-            var cuts = split.cuts(events[span.first...span.last], start: span.start, end: span.end, signs: signs)
+            var cuts = split.cuts(events[span.first...span.last], start: span.start, end: span.end, signs: signs, open: index == spans.count - 1)
             let bounds = ([span.start] + cuts.map(\.at) + [span.end]).sorted()
             for (from, to) in zip(bounds, bounds.dropFirst()) { cuts += hours.cuts(start: from, end: to).map { ($0, nil) } }
             let leaves = index + 1 < spans.count && spans[index + 1].activity != .stationary && spans[index + 1].start == span.end
