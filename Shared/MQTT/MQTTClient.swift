@@ -114,6 +114,11 @@ public final class MQTTClient: Sendable {
         await connection.shutdown(flushTimeout: flushTimeout, sendWill: sendWill, sessionExpiry: sessionExpiry)
     }
 
+    /// Initialises libmosquitto now, as the first client would. That first initialisation seeds the
+    /// C library's `rand()` (process-wide): code that needs a reproducible `rand()` sequence (libsvm's
+    /// training) calls this before seeding it, so a client created meanwhile cannot reseed it halfway.
+    public static func prepareLibrary() { _ = MQTTConnection.libraryReady }
+
     /// Counters since the client was created.
     public var statistics: MQTTStatistics { connection.statistics }
 }

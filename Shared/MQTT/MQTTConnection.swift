@@ -89,7 +89,8 @@ final class MQTTConnection: Sendable {
         }
     }
 
-    private static let libraryReady: Bool = { mosquitto_lib_init() == Int32(MOSQ_ERR_SUCCESS.rawValue) }()
+    /// libmosquitto initialised, once per process (its first initialisation also seeds the C library's `rand()`).
+    static let libraryReady: Bool = { mosquitto_lib_init() == Int32(MOSQ_ERR_SUCCESS.rawValue) }()
 
     nonisolated(unsafe) let handle: OpaquePointer
     /// A pipe whose read end wakes the network thread's `poll` (see `MQTTConnection+Loop`).

@@ -1,5 +1,6 @@
 import CSVM
 import Foundation
+import MQTT
 
 /// A libsvm C-SVC model with probability estimates, in its saved (libsvm text) form and loaded
 /// from it, so it owns its support vectors and no training arrays need to outlive training.
@@ -59,6 +60,8 @@ final class SVMModel: @unchecked Sendable {
                 throw SVMError.invalidParameters(String(cString: message))
             }
             svm_set_print_string_function { _ in }
+            // libmosquitto seeds rand() on its first use in the process: done first, not halfway through.
+            MQTTClient.prepareLibrary()
             srand(parameters.seed)
             guard let trained = svm_train(&problem, &parameter) else { throw SVMError.trainingFailed }
             defer {
