@@ -8,6 +8,11 @@ struct IncrementalGenerationTests {
     let week = SyntheticMonth(firstDay: "2026-03-23", days: 7, seed: 7)
     let generator = TimelineGenerator()
 
+    /// One motion event at each change of activity, `minutes` after `start`.
+    func changes(from start: Int64, _ changes: [(minutes: Double, activity: MotionActivity)]) -> [MotionEvent] {
+        changes.map { MotionEvent(timestamp: start + Int64($0.minutes * 60_000), activity: $0.activity) }
+    }
+
     /// Generates at each of `instants` from the previous state, as the service would.
     func generate(at instants: [Int64], fallbacks: inout Int, generator: TimelineGenerator = TimelineGenerator()) -> TimelineState {
         var state = TimelineState()
@@ -67,12 +72,10 @@ struct IncrementalGenerationTests {
     func lateEvents() throws {
         let start: Int64 = 1_000_000_000_000
         func at(_ minutes: Double) -> Int64 { start + Int64(minutes * 60_000) }
-        let motion = [
-            MotionEvent(timestamp: at(0), activity: .stationary), MotionEvent(timestamp: at(300), activity: .walking),
-            MotionEvent(timestamp: at(310), activity: .stationary), MotionEvent(timestamp: at(800), activity: .walking),
-            MotionEvent(timestamp: at(806), activity: .automotive), MotionEvent(timestamp: at(840), activity: .stationary),
-            MotionEvent(timestamp: at(1000), activity: .walking), MotionEvent(timestamp: at(1010), activity: .stationary),
-        ]
+        let motion = changes(from: start, [
+            (0, .stationary), (300, .walking), (310, .stationary), (800, .walking), (806, .automotive), (840, .stationary),
+            (1000, .walking), (1010, .stationary),
+        ])
         let first = generator.rebuild(motion: motion, locations: [], until: at(1400)).state
         #expect(first.slots.count == 8)
         // The latest slot start at least 6 hours before the end with two slots after it.
@@ -112,14 +115,10 @@ struct IncrementalGenerationTests {
         let start = utc("2026-11-18 00:00:00")
         func at(_ minutes: Double) -> Int64 { start + Int64(minutes * 60_000) }
         // Home, to the gym by bike at 17:55, home again at 19:21, walks about the flat at 21:00 and 22:00.
-        let motion = [
-            MotionEvent(timestamp: at(0), activity: .stationary), MotionEvent(timestamp: at(1075), activity: .walking),
-            MotionEvent(timestamp: at(1077), activity: .cycling), MotionEvent(timestamp: at(1089), activity: .stationary),
-            MotionEvent(timestamp: at(1143), activity: .walking), MotionEvent(timestamp: at(1145), activity: .cycling),
-            MotionEvent(timestamp: at(1161), activity: .stationary), MotionEvent(timestamp: at(1260), activity: .walking),
-            MotionEvent(timestamp: at(1265), activity: .stationary), MotionEvent(timestamp: at(1320), activity: .walking),
-            MotionEvent(timestamp: at(1325), activity: .stationary),
-        ] + stride(from: 1330.0, to: 1700, by: 10).map { MotionEvent(timestamp: at($0), activity: .stationary) }
+        let motion = changes(from: start, [
+            (0, .stationary), (1075, .walking), (1077, .cycling), (1089, .stationary), (1143, .walking), (1145, .cycling),
+            (1161, .stationary), (1260, .walking), (1265, .stationary), (1320, .walking), (1325, .stationary),
+        ]) + stride(from: 1330.0, to: 1700, by: 10).map { MotionEvent(timestamp: at($0), activity: .stationary) }
         let local = TimelineGenerator(timeZone: TimeZone(identifier: "UTC")!)
         let first = local.rebuild(motion: motion.filter { $0.timestamp <= at(1600) }, locations: [], until: at(1600)).state
         #expect(first.slots.contains { $0.start == at(1161) } && first.slots.contains { $0.start == at(1196) })
