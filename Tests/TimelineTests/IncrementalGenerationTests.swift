@@ -95,10 +95,11 @@ struct IncrementalGenerationTests {
         let rebuilt = generator.rebuild(motion: breaking, locations: [], until: at(1400), previous: first).state
         #expect(!rebuilt.slots.contains { $0.start == anchor })
 
-        // Two stays of 45 and 200 minutes stay apart (one is over an hour); a late walk 50
+        // Two drives of 45 and 200 minutes stay apart (one is over an hour); a late walk 50
         // minutes into the second makes both shorter than an hour, and the merge pass joins them.
+        // (Two stays would not do: a stay going on a stillness is never the anchor.)
         let stays = [
-            MotionEvent(timestamp: at(0), activity: .stationary), MotionEvent(timestamp: at(45), activity: .stationary),
+            MotionEvent(timestamp: at(0), activity: .automotive), MotionEvent(timestamp: at(45), activity: .automotive),
             MotionEvent(timestamp: at(245), activity: .walking), MotionEvent(timestamp: at(255), activity: .stationary),
             MotionEvent(timestamp: at(600), activity: .walking), MotionEvent(timestamp: at(610), activity: .stationary),
         ]

@@ -90,9 +90,10 @@ extension PersonDrawnSlotsTests {
             (.stationary, home, 435), (.walking, home, 2), (.stationary, home, 212), (.walking, home, 2), (.stationary, home, 789),
         ]), timeZone: zone)
         #expect(try slot(at: "2026-11-18 05:00:00", in: up).category == .sleep)
-        let morning = try slot(at: "2026-11-18 08:00:00", in: up)
+        let morning = try slot(at: "2026-11-18 07:20:00", in: up)
         #expect(morning.category != .sleep)
         #expect(morning.start <= utc("2026-11-18 07:17:00"))
+        #expect(try slot(at: "2026-11-18 09:00:00", in: up).category != .sleep)
 
         // The same walk at 03:30 (the bathroom), still until 06:15: the night goes on after it.
         let bathroom = try OfflineTimeline.days(device([
@@ -117,6 +118,20 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 22:00:00", in: days).category == .leisure)
         let bedtime = try slot(at: "2026-11-18 23:30:00", in: days)
         #expect(bedtime.category == .sleep && bedtime.start == utc("2026-11-18 23:12:00"))
+    }
+
+    @Test("on a day off, a walk at 08:06 a little before the two hours before going out at 10:28 is getting up, not more of the night")
+    func walkBeforeGoingOut() throws {
+        // Saturday: the phone still from midnight, a walk at 08:06, still until going out by bike at 10:28.
+        let days = try OfflineTimeline.days(device([
+            (.stationary, home, 486), (.walking, home, 2), (.stationary, home, 140), (.walking, home, 2), (.cycling, home, 20),
+            (.walking, school, 2), (.stationary, school, 160), (.walking, school, 2), (.cycling, school, 20), (.walking, home, 2),
+            (.stationary, home, 600),
+        ], from: "2026-11-21 00:00:00"), timeZone: zone)
+        #expect(try slot(at: "2026-11-21 07:00:00", in: days).category == .sleep)
+        let morning = try slot(at: "2026-11-21 08:15:00", in: days)
+        #expect(morning.category == .food && morning.start == utc("2026-11-21 08:08:00"))
+        #expect(try slot(at: "2026-11-21 09:30:00", in: days).category == .leisure)
     }
 
     @Test("a still night ended by going out for a walk at 09:47 ends at the usual 08:00: going out is no getting up")

@@ -19,9 +19,9 @@ struct PersonDrawnSlotsTests {
 
     /// A phone's events for consecutive pieces (activity, place where it begins, minutes) from
     /// Wednesday 2026-11-18 00:00 UTC: motion every 30 s, a fix wherever the place changes.
-    func device(_ pieces: [(MotionActivity, GeoPoint, Double)]) -> OfflineTimeline.DeviceEvents {
+    func device(_ pieces: [(MotionActivity, GeoPoint, Double)], from start: String = "2026-11-18 00:00:00") -> OfflineTimeline.DeviceEvents {
         var events = OfflineTimeline.DeviceEvents(deviceId: "first-day")
-        var time = utc("2026-11-18 00:00:00")
+        var time = utc(start)
         for (activity, place, minutes) in pieces {
             if events.locations.last?.location != place { events.locations.append(LocationEvent(timestamp: time, location: place)) }
             let end = time + Int64(minutes * 60_000)

@@ -43,7 +43,7 @@ extension SlotContext {
     var homeGuess: (category: TimelineCategory, confidence: Double) {
         if isSleep { return (.sleep, stillMinutes >= Self.rest ? 0.9 : 0.7) }
         // Breakfast after a night's rest (not a nap), a bite on coming home from a night shift before one, a meal at a meal time.
-        if minutes <= 60 && previous?.endsANight == true { return (.food, 0.8) }
+        if minutes <= 60 && previous?.endsANight == true || isBreakfast { return (.food, 0.8) }
         if minutes <= 45 && next?.isSleep == true && previous.map({ $0.activity != .stationary }) == true && isMorning { return (.food, 0.7) }
         if isMealTime { return (.food, 0.6) }
         if isWorkAtHome { return (.work, 0.7) }

@@ -65,6 +65,8 @@ extension SlotContext {
     static let quietBedtimeMargin = 30.0
     /// A still morning ended by leaving home: the person was up at most this many minutes before.
     static let longestMorningIn = 120.0
+    /// A walk up to this many minutes before the time such a person was up by is getting up.
+    static let upBySign = 30.0
 
     /// Whether the movement after `index` leaves home: a trip out, or to a stay elsewhere.
     static func leavesHome(after index: Int, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Bool {
@@ -113,7 +115,10 @@ extension SlotContext {
                 let pastUsual = contexts[member].startMinute - wakeUp + Double(spans[last].end - spans[member].start) / 60_000
                 let afterRising = lateInTheNight && risen && !unplugged && pastUsual >= margin && last + 1 < contexts.count
                 let readying = lateInTheNight && goingOut && Double(spans[last].end - spans[member].start) / 60_000 <= gettingReady
-                if beforeBed || afterRising || readying { (contexts[member].isSleep, contexts[member].isNightRest, contexts[member].isUp) = (false, false, true) }
+                // A walk a little before that: getting up, the phone then left on a table.
+                let walkedUp = lateInTheNight && goingOut && member > first && spans[member - 1].slot.endsMoving == true
+                    && (upAt - upBySign..<upAt).contains(contexts[member].startMinute)
+                if beforeBed || afterRising || readying || walkedUp { (contexts[member].isSleep, contexts[member].isNightRest, contexts[member].isUp) = (false, false, true) }
             }
         }
     }

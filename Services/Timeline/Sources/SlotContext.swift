@@ -48,6 +48,9 @@ struct SlotContext: Sendable, Hashable {
     static let longJourney = 100_000.0
     /// For a stay at home: working hours on a day of work at home (`markWorkAtHome`).
     var isWorkAtHome = false
+    /// For a stay at home: within breakfast's half hour (`Breakfast.length`) of a night's end,
+    /// after a first piece shorter than that (`markBreakfasts`).
+    var isBreakfast = false
     /// For a walk: walking about one place (`WalkingAbout`).
     var isAboutOnePlace = false
 
@@ -95,6 +98,7 @@ struct SlotContext: Sendable, Hashable {
             if spans[index].slot.isGap { nextStay = nil }
         }
         markVisits(&contexts, spans, places: places, days: LocalDays(timeZone))
+        markBreakfasts(&contexts, spans)
         markBreaks(&contexts, spans)
         markWorkAtHome(&contexts, spans, places: places, days: LocalDays(timeZone))
         return contexts
@@ -126,6 +130,21 @@ struct SlotContext: Sendable, Hashable {
                 && contexts[member].isMidday && spans[member - 1].slot.endsMoving == true {
                 guard let main, let here = spans[member].slot.location, here.distance(to: main) > Self.nearbyPlace else { continue }
                 contexts[member].isBreak = true
+            }
+        }
+    }
+
+    /// Marks the pieces of a stillness at home that go on breakfast: after a night's end drawn
+    /// at a quarter hour (the phone showed none), the first piece is shorter than breakfast.
+    static func markBreakfasts(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
+        let length = Double(Breakfast.length / 60_000)
+        for index in contexts.indices where contexts[index].previous?.endsANight == true && contexts[index].isStay
+            && contexts[index].kind == .home && !contexts[index].isSleep && contexts[index].minutes < length {
+            var next = index + 1, eaten = contexts[index].minutes
+            while next < contexts.count, eaten < length, contexts[next].stillFirst == contexts[index].stillFirst, !contexts[next].isSleep {
+                contexts[next].isBreakfast = true
+                eaten += contexts[next].minutes
+                next += 1
             }
         }
     }

@@ -66,14 +66,19 @@ public struct TimelineGenerator: Sendable {
     }
 
     /// The latest slot start at least `anchorMargin` before `until` with two slots after it, not a
-    /// stay just arrived at when a meal may come first (its cut depends on the trip before it).
+    /// stay just arrived at when a meal may come first, nor one begun by movement in the morning
+    /// (breakfast may follow: their cuts depend on the span before), nor one going on a stillness
+    /// (it is split with the stay before it).
     func chooseAnchor(_ segmentation: Segmentation, events: [AnnotatedEvent], until: Int64, previous: SegmentationAnchor?) -> SegmentationAnchor? {
         let spans = segmentation.spans
         guard spans.count >= 3 else { return previous }
-        let meals = MealEnd(days: timeZone.map(LocalDays.init))
+        let days = timeZone.map(LocalDays.init)
+        let meals = MealEnd(days: days), breakfast = Breakfast(days: days)
         for index in stride(from: spans.count - 3, through: 0, by: -1) {
             let span = spans[index]
-            guard span.start <= until - anchorMargin, !(Self.arrives(spans, at: index) && meals.arrivesAtMealTime(span.start)) else { continue }
+            guard span.start <= until - anchorMargin, !(Self.arrives(spans, at: index) && meals.arrivesAtMealTime(span.start)),
+                  !(span.activity == .stationary && Self.followsMoving(spans, events: events, at: index) && breakfast.isMorning(span.start)),
+                  !Self.continuesStillness(spans, events: events, at: index) else { continue }
             if span.first == 0 { return previous }
             let before = passes.indices.map { segmentation.span(endingBefore: span.first, stage: $0)?.shape }
             return SegmentationAnchor(start: span.start, activity: events[span.first].activity, before: before, passes: passes)
@@ -84,47 +89,81 @@ public struct TimelineGenerator: Sendable {
     /// One slot per span, except that a long stay is split where its night begins and ends
     /// (`NightSplit`), on weekdays where working hours begin and end (`WorkingHours`), and
     /// around a meal (`MealEnd`, before getting up or going out, after coming home at dinner time;
-    /// `UsualMeal` where nothing shows one).
+    /// `UsualMeal` where nothing shows one). A stay the data breaks into several spans with no
+    /// movement between them (a sensor silent for half an hour) is split as one stillness.
     /// `signs` are the instants the charger was plugged in or out, in order.
     func slots<Edits: Collection<TimeSlot>>(_ spans: [Span], events: [AnnotatedEvent], signs: [Int64] = [], edits: Edits) -> [TimeSlot] {
         var edited: [Int64: TimeSlot] = [:]
         for slot in edits where slot.edited { edited[slot.start] = slot }
         let days = timeZone.map(LocalDays.init)
         let split = NightSplit(days: days), hours = WorkingHours(days: days), meals = MealEnd(days: days), usualMeals = UsualMeal(days: days)
+        let breakfast = Breakfast(days: days)
         var slots: [TimeSlot] = []
         slots.reserveCapacity(spans.count)
-        for (index, span) in spans.enumerated() {
-            var slot = Self.slot(span, events: events)
-            guard slot.activity == .stationary else {
-                slots += Self.walkingAbout(slot, span: span, events: events)
+        var index = 0
+        while index < spans.count {
+            let span = spans[index]
+            guard span.activity == .stationary else {
+                slots += Self.walkingAbout(Self.slot(span, events: events), span: span, events: events)
+                index += 1
                 continue
             }
-            var cuts = split.cuts(events[span.first...span.last], start: span.start, end: span.end, signs: signs, open: index == spans.count - 1)
-            let bounds = ([span.start] + cuts.map(\.at) + [span.end]).sorted()
+            var last = index
+            while last + 1 < spans.count, Self.continuesStillness(spans, events: events, at: last + 1) { last += 1 }
+            let stillness = Span(first: span.first, last: spans[last].last, start: span.start, end: spans[last].end, activity: .stationary)
+            let ending = Self.slot(spans[last], events: events)
+            var cuts = split.cuts(events[stillness.first...stillness.last], start: stillness.start, end: stillness.end, signs: signs, open: last == spans.count - 1)
+            let bounds = ([stillness.start] + cuts.map(\.at) + [stillness.end]).sorted()
             for (from, to) in zip(bounds, bounds.dropFirst()) { cuts += hours.cuts(start: from, end: to).map { ($0, nil) } }
-            let leaves = index + 1 < spans.count && spans[index + 1].activity != .stationary && spans[index + 1].start == span.end
-            if slot.endsMoving == true || leaves, let last = cuts.map(\.at).max() ?? Optional(span.start),
-               let meal = meals.cut(start: last, end: span.end, leaving: slot.endsMoving != true) {
+            let leaves = last + 1 < spans.count && spans[last + 1].activity != .stationary && spans[last + 1].start == stillness.end
+            if ending.endsMoving == true || leaves, let cutOff = cuts.map(\.at).max() ?? Optional(stillness.start),
+               let meal = meals.cut(start: cutOff, end: stillness.end, leaving: ending.endsMoving != true) {
                 cuts.append((meal, nil))
             }
-            if Self.arrives(spans, at: index), let meal = meals.arrival(start: span.start, end: span.end), !cuts.contains(where: { $0.at == meal }) {
+            if Self.arrives(spans, at: index), let meal = meals.arrival(start: stillness.start, end: stillness.end), !cuts.contains(where: { $0.at == meal }) {
                 cuts.append((meal, nil))
             }
             // Getting up (which may end a meal) shows something of the meal time it falls in.
-            let shown = cuts.filter { $0.endsMoving == true }.map(\.at) + (slot.endsMoving == true ? [span.end] : [])
-            let usual = usualMeals.cuts(start: span.start, end: span.end, signs: shown)
+            let shown = cuts.filter { $0.endsMoving == true }.map(\.at) + (ending.endsMoving == true ? [stillness.end] : [])
+            let usual = usualMeals.cuts(start: stillness.start, end: stillness.end, signs: shown)
             cuts += usual.filter { at in !cuts.contains { $0.at == at } }.map { ($0, nil) }
-            for cut in cuts.sorted(by: { $0.at < $1.at }) {
-                var piece = slot
-                piece.endsMoving = cut.endsMoving
-                if cut.endsMoving == true, Self.nearSign(cut.at, signs) { piece.endsAtCharger = true }
-                slots.append(piece)
-                slot.start = cut.at
+            // Breakfast after each sign of getting up in the morning, unless something cuts the piece before its end.
+            let begun = (Self.followsMoving(spans, events: events, at: index) ? [stillness.start] : [])
+                + cuts.filter { $0.endsMoving == true }.map(\.at)
+            let pieceBounds = (cuts.map(\.at) + [stillness.end]).sorted()
+            for from in begun {
+                let to = pieceBounds.first { $0 > from } ?? stillness.end
+                if let meal = breakfast.cut(start: from, end: to) { cuts.append((meal, nil)) }
             }
-            if slot.endsMoving == true, Self.nearSign(span.end, signs) { slot.endsAtCharger = true }
-            slots.append(slot)
+            for member in index...last {
+                var slot = Self.slot(spans[member], events: events)
+                // Cuts a moment from where the data already breaks the stay would leave slivers.
+                let inside = spans[member].start + NightSplit.signNear..<spans[member].end - NightSplit.signNear
+                for cut in cuts.sorted(by: { $0.at < $1.at }) where inside.contains(cut.at) {
+                    var piece = slot
+                    piece.endsMoving = cut.endsMoving
+                    if cut.endsMoving == true, Self.nearSign(cut.at, signs) { piece.endsAtCharger = true }
+                    slots.append(piece)
+                    slot.start = cut.at
+                }
+                if slot.endsMoving == true, Self.nearSign(spans[member].end, signs) { slot.endsAtCharger = true }
+                slots.append(slot)
+            }
+            index = last + 1
         }
         return slots.edited(by: edited)
+    }
+
+    /// Whether the span at `index` comes right after movement (a span of it, or one ending with it).
+    static func followsMoving(_ spans: [Span], events: [AnnotatedEvent], at index: Int) -> Bool {
+        index > 0 && spans[index - 1].end == spans[index].start && ![.stationary, .unknown].contains(events[spans[index - 1].last].activity)
+    }
+
+    /// Whether the stay at `index` goes on the stillness of the stay right before it: the data
+    /// broke it (a sensor silent a while), no movement did.
+    static func continuesStillness(_ spans: [Span], events: [AnnotatedEvent], at index: Int) -> Bool {
+        index > 0 && spans[index].activity == .stationary && spans[index - 1].activity == .stationary
+            && spans[index - 1].end == spans[index].start && events[spans[index - 1].last].activity == .stationary
     }
 
     /// Whether the span at `index` is a stay arrived at from a trip out (moving `SlotContext.tripOut` or longer).
