@@ -60,12 +60,18 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 19:10:00", in: seen).category == .leisure)
     }
 
-    @Test("getting up alone ends a meal near the usual hour; at 18:26 it is a walk about the flat, and dinner is at 19:00")
+    @Test("getting up alone ends a meal near the usual hour; at 18:26 or 20:32 it is a walk about the flat, and dinner is at 19:00")
     func oneEndOfAMeal() throws {
         let early = try OfflineTimeline.days(stillDay(walks: [15 * 60, 18 * 60 + 26]), timeZone: zone)
         #expect(try slot(at: "2026-11-18 18:10:00", in: early).category == .leisure)
         let usual = try slot(at: "2026-11-18 19:10:00", in: early)
         #expect(usual.category == .food && usual.start == utc("2026-11-18 19:00:00"))
+
+        // Still from 17:51 until 20:32: getting up so late ends no dinner, and the day still has one.
+        let late = try OfflineTimeline.days(stillDay(walks: [15 * 60, 17 * 60 + 51, 20 * 60 + 32]), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 20:10:00", in: late).category == .leisure)
+        let lateUsual = try slot(at: "2026-11-18 19:10:00", in: late)
+        #expect(lateUsual.category == .food && lateUsual.start == utc("2026-11-18 19:00:00"))
 
         let near = try OfflineTimeline.days(stillDay(walks: [15 * 60, 19 * 60 + 40]), timeZone: zone)
         let dinner = try slot(at: "2026-11-18 19:20:00", in: near)

@@ -12,9 +12,13 @@ struct UsualMeal: Sendable {
     /// The stay goes on at least this long before the meal and after it.
     static let margin: Int64 = 30 * 60_000
 
+    /// A sign further than this from the usual meal shows another one only if it begins it
+    /// (`SlotContext.oneEndShown`): labelling takes no meal ended by it.
+    static let shown = Int64(SlotContext.oneEndShown * 60_000)
+
     /// The instants to split a stay from `start` to `end` at, in order: each usual meal it holds
     /// with `margin` either side, unless one of `signs` (instants the phone shows something:
-    /// getting up, which may end a meal) lies in that meal's window.
+    /// getting up, which may end a meal) lies within `shown` of it.
     func cuts(start: Int64, end: Int64, signs: [Int64] = []) -> [Int64] {
         guard let days, end - start >= MealEnd.meal + 2 * Self.margin else { return [] }
         let zone = days.calendar.timeZone
@@ -30,7 +34,7 @@ struct UsualMeal: Sendable {
         while instant(midnight, 0) < end {
             for meal in SlotContext.meals {
                 let from = instant(midnight, meal.usual), to = from + MealEnd.meal
-                let window = instant(midnight, meal.window.lowerBound)...instant(midnight, meal.window.upperBound)
+                let window = from - Self.shown...to + Self.shown
                 guard from - start >= Self.margin, end - to >= Self.margin, !signs.contains(where: window.contains) else { continue }
                 cuts += [from, to]
             }
