@@ -175,6 +175,20 @@ extension PersonDrawnSlotsTests {
         #expect(tonight.category == .sleep && tonight.start == utc("2026-11-18 22:30:00"))
     }
 
+    @Test("a first day out until 15:36 and home with the phone on a table after it: a walk at 21:18 is no bedtime, the night begins at 22:30")
+    func quietFirstAfternoon() throws {
+        // Wednesday: the data begins in the night; up with a walk at 09:45, out by bike at 11:38 for
+        // three and a half hours, home at 15:36 with the phone still but for a walk at 21:18.
+        let days = try OfflineTimeline.days(device([
+            (.stationary, home, 585), (.walking, home, 2), (.stationary, home, 111), (.walking, home, 2), (.cycling, home, 20),
+            (.walking, school, 2), (.stationary, school, 190), (.walking, school, 2), (.cycling, school, 20), (.walking, home, 2),
+            (.stationary, home, 342), (.walking, home, 2), (.stationary, home, 160),
+        ]), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 22:00:00", in: days).category == .leisure)
+        let night = try slot(at: "2026-11-18 23:00:00", in: days)
+        #expect(night.category == .sleep && night.start == utc("2026-11-18 22:30:00"))
+    }
+
     @Test("a whole day the phone lies still between two nights is a day up, not one night of thirty hours")
     func stillDayBetweenNights() throws {
         // Home by bike at 02:10 on Wednesday, the phone on a table until a walk at 00:20 on Thursday,

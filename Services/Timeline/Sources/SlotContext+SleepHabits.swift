@@ -60,6 +60,9 @@ extension SlotContext {
     static let gettingReady = 45.0
     /// Signs of movement an hour at home below which the phone is taken to lie on a table.
     static let quietSigns = 0.5
+    /// Minutes awake at home that tell (`quietSigns`): five hours, which a first day's afternoon and
+    /// evening at home give (the morning the data begins in is not yet known to be awake then).
+    static let quietEvidence = 300.0
     /// With such a phone, a still evening gives way to the night at the usual bedtime unless it began
     /// less than this many minutes before it (the last sign before it says little of going to bed).
     static let quietBedtimeMargin = 30.0
@@ -123,9 +126,9 @@ extension SlotContext {
         }
     }
 
-    /// Whether the phone shows little of the person at home (left on a table): over eight hours or
-    /// more awake at home, fewer than `quietSigns` signs of movement an hour (a carried phone shows
-    /// one or more: getting up, walking about).
+    /// Whether the phone shows little of the person at home (left on a table): over `quietEvidence`
+    /// minutes or more awake at home, fewer than `quietSigns` signs of movement an hour (a carried
+    /// phone shows one or more: getting up, walking about).
     static func quietAtHome(_ contexts: [SlotContext], _ spans: [SlotSpan]) -> Bool {
         var minutes = 0.0, signs = 0
         for index in contexts.indices where contexts[index].isStay && contexts[index].kind == .home && !contexts[index].isSleep
@@ -133,6 +136,6 @@ extension SlotContext {
             minutes += contexts[index].minutes
             if spans[index].slot.endsMoving == true { signs += 1 }
         }
-        return minutes >= 480 && Double(signs) / (minutes / 60) < quietSigns
+        return minutes >= quietEvidence && Double(signs) / (minutes / 60) < quietSigns
     }
 }
