@@ -22,8 +22,6 @@ struct Breakfast: Sendable {
 
     /// Whether `instant` is in the morning (`SlotContext.morning`), local time.
     func isMorning(_ instant: Int64) -> Bool {
-        guard let days else { return false }
-        let offset = Int64(days.calendar.timeZone.secondsFromGMT(for: Date(milliseconds: instant))) * 1000
-        return SlotContext.morning.contains(Double(((instant + offset) % 86_400_000 + 86_400_000) % 86_400_000) / 60_000)
+        days.map { SlotContext.morning.contains($0.minute(of: instant)) } ?? false
     }
 }

@@ -122,6 +122,12 @@ struct LocalDays {
         return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
     }
 
+    /// Local minutes after midnight at `instant`.
+    func minute(of instant: Int64) -> Double {
+        let offset = Int64(calendar.timeZone.secondsFromGMT(for: Date(milliseconds: instant))) * 1000
+        return Double(((instant + offset) % 86_400_000 + 86_400_000) % 86_400_000) / 60_000
+    }
+
     /// 0 = Monday … 6 = Sunday.
     func weekday(of instant: Int64) -> Int {
         (calendar.component(.weekday, from: Date(milliseconds: instant)) + 5) % 7

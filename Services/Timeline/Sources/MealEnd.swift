@@ -42,9 +42,5 @@ struct MealEnd: Sendable {
     }
 
     /// Local minutes after midnight at `instant`.
-    func localMinute(_ instant: Int64) -> Double? {
-        guard let days else { return nil }
-        let offset = Int64(days.calendar.timeZone.secondsFromGMT(for: Date(milliseconds: instant))) * 1000
-        return Double(((instant + offset) % 86_400_000 + 86_400_000) % 86_400_000) / 60_000
-    }
+    func localMinute(_ instant: Int64) -> Double? { days?.minute(of: instant) }
 }

@@ -75,8 +75,7 @@ struct NightSplit: Sendable {
         var cuts: [Int64] = []
         var instant = (still.lowerBound / Self.quarter + 1) * Self.quarter
         while instant < still.upperBound {
-            let offset = Int64(days.calendar.timeZone.secondsFromGMT(for: Date(milliseconds: instant))) * 1000
-            let hour = Int(((instant + offset) % 86_400_000 + 86_400_000) % 86_400_000 / 3_600_000)
+            let hour = Int(days.minute(of: instant) / 60)
             let evening = (hour >= Self.lateEvening || hour < Self.latestBedtime - 24) && (open || still.upperBound - instant >= Self.rest)
             let morning = (Self.earliestWakeUp..<Self.latestWakeUp).contains(hour) && instant - still.lowerBound >= Self.rest
             if evening || morning { cuts.append(instant) }

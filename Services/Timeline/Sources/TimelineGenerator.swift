@@ -135,11 +135,12 @@ public struct TimelineGenerator: Sendable {
                 let to = pieceBounds.first { $0 > from } ?? stillness.end
                 if let meal = breakfast.cut(start: from, end: to) { cuts.append((meal, nil)) }
             }
+            cuts.sort { $0.at < $1.at }
             for member in index...last {
-                var slot = Self.slot(spans[member], events: events)
+                var slot = member == last ? ending : Self.slot(spans[member], events: events)
                 // Cuts a moment from where the data already breaks the stay would leave slivers.
                 let inside = spans[member].start + NightSplit.signNear..<spans[member].end - NightSplit.signNear
-                for cut in cuts.sorted(by: { $0.at < $1.at }) where inside.contains(cut.at) {
+                for cut in cuts where inside.contains(cut.at) {
                     var piece = slot
                     piece.endsMoving = cut.endsMoving
                     if cut.endsMoving == true, Self.nearSign(cut.at, signs) { piece.endsAtCharger = true }
