@@ -60,6 +60,17 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 19:10:00", in: seen).category == .leisure)
     }
 
+    @Test("of two short stays between walks at dinner time, the one as long as a meal is dinner, though the other starts nearer 19:15")
+    func dinnerLastsLikeAMeal() throws {
+        // Up at 19:05 for 20 minutes, then 19:29 to 20:04 (35 minutes), then the evening.
+        let days = try OfflineTimeline.days(stillDay(walks: [15 * 60, 19 * 60 + 5, 19 * 60 + 27, 20 * 60 + 4]), timeZone: zone)
+        let dinner = try slot(at: "2026-11-18 19:45:00", in: days)
+        #expect(dinner.category == .food)
+        #expect(abs(dinner.start - utc("2026-11-18 19:28:00")) <= 2 * 60_000)
+        #expect(try slot(at: "2026-11-18 19:15:00", in: days).category == .leisure)
+        #expect(days.flatMap(\.slots).filter { $0.category == .food && $0.start > utc("2026-11-18 17:00:00") }.count == 1)
+    }
+
     @Test("getting up alone ends a meal near the usual hour; at 18:26 or 20:32 it is a walk about the flat, and dinner is at 19:00")
     func oneEndOfAMeal() throws {
         let early = try OfflineTimeline.days(stillDay(walks: [15 * 60, 18 * 60 + 26]), timeZone: zone)

@@ -65,6 +65,38 @@ struct TimelineEvaluationTests {
         #expect(none.accuracy == 0 && none.unknownShare == 1 && none.transitionRecall == 0)
     }
 
+    @Test("transitions are split by whether the phone showed them: a move or the charger near the change")
+    func shownTransitions() throws {
+        let (from, to) = (week.dayStarts[0], week.dayStarts[7])
+        let carried = try #require(week.people.first { !$0.person.leavesPhoneDown })
+        let perfect = TimelineScore(days: days(from: carried), truth: carried, from: from, to: to)
+        #expect(perfect.shownTransitions > 0 && perfect.shownTransitions <= perfect.transitions)
+        #expect(perfect.shownTransitionRecall == 1 && perfect.unshownTransitionRecall == 1)
+        let none = TimelineScore(days: [], truth: carried, from: from, to: to)
+        #expect(none.shownTransitions == perfect.shownTransitions && none.shownTransitionRecall == 0)
+
+        // With every move made still and no charger, the phone showed nothing.
+        var still = carried
+        still.events.motion = still.events.motion.map { MotionEvent(timestamp: $0.timestamp, activity: .stationary) }
+        still.events.charges = []
+        let blind = TimelineScore(days: days(from: still), truth: still, from: from, to: to)
+        #expect(blind.shownTransitions == 0 && blind.transitions == perfect.transitions && blind.unshownTransitionRecall == 1)
+
+        // A phone left on a table at home shows fewer of its person's changes than a carried one.
+        let newer = LabelledDays.training(days: 3, routines: SyntheticPerson.Routine.allCases)
+        func shownShare(_ person: LabelledDays.PersonDays) -> Double {
+            let score = TimelineScore(days: [], truth: person, from: newer.dayStarts[0], to: newer.dayStarts[3])
+            return Double(score.shownTransitions) / Double(score.transitions)
+        }
+        let tables = newer.people.filter(\.person.leavesPhoneDown).map(shownShare)
+        let pockets = newer.people.filter { !$0.person.leavesPhoneDown }.map(shownShare)
+        #expect(!tables.isEmpty && !pockets.isEmpty)
+        let tableShare = tables.reduce(0, +) / Double(tables.count), pocketShare = pockets.reduce(0, +) / Double(pockets.count)
+        #expect(tableShare < pocketShare)
+        let evaluation = try TimelineEvaluation(week, name: "training")
+        #expect(evaluation.report.contains("where the phone showed the change:"))
+    }
+
     @Test("built offline, the training week meets the accuracy, slot count and unknown goals")
     func pipeline() throws {
         let evaluation = try TimelineEvaluation(week, name: "training")

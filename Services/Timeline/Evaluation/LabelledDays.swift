@@ -25,6 +25,13 @@ public struct LabelledDays: Sendable {
         /// Stretches without any event (the phone was off): no slots expected there.
         public var noData: [Range<Int64>]
 
+        /// When the phone showed a change, in time order: every motion event of a move (not
+        /// `stationary` or `unknown`) and every time it went on or off its charger.
+        public var signs: [Int64] {
+            let moves = events.motion.filter { $0.activity != .stationary && $0.activity != .unknown }.map(\.timestamp)
+            return (moves + events.charges.map(\.timestamp)).sorted()
+        }
+
         /// What the person did for most of `[from, to)` (`unknown` for time without data).
         public func category(from: Int64, to: Int64) -> TimelineCategory {
             var time: [TimelineCategory: Int64] = [:]

@@ -110,7 +110,8 @@ public struct TimelineEvaluation: Sendable {
     /// One device's published slots (of the whole period, or of `stage`'s build) beside what the person did for most
     /// of each (`*` where they differ): for finding where the day goes wrong. With `truth`, what
     /// the person did is listed too, in time order (`>` lines; `!` where no slot boundary is
-    /// within `TimelineScore.transitionTolerance` of its start), and when the phone went on or off
+    /// within `TimelineScore.transitionTolerance` of its start though the phone showed the change,
+    /// `?` where it showed nothing of it), and when the phone went on or off
     /// its charger (`charger` lines).
     public func listing(of deviceId: String, truth: Bool = false, stage: Stage = .wholePeriod) -> String? {
         guard let days = built[stage]?[deviceId], let person = data.people.first(where: { $0.person.deviceId == deviceId }) else { return nil }
@@ -130,10 +131,12 @@ public struct TimelineEvaluation: Sendable {
             for charge in person.events.charges where charge.timestamp >= first && charge.timestamp < last {
                 lines.append((charge.timestamp, "      charger \(charge.charging ? "on" : "off") \(clock(charge.timestamp))"))
             }
-            let starts = days.flatMap(\.slots).map(\.start)
+            let starts = days.flatMap(\.slots).map(\.start), signs = person.signs
             for slot in person.truth where slot.end > first && slot.start < last {
                 let found = starts.contains { abs($0 - slot.start) <= TimelineScore.transitionTolerance }
-                lines.append((slot.start, "    \(found ? ">" : "!") \(clock(slot.start))-\(clock(slot.end))  \(slot.category.rawValue)"))
+                let nearest = signs.partitioningIndex { $0 >= slot.start - TimelineScore.transitionTolerance }
+                let shown = nearest < signs.endIndex && signs[nearest] <= slot.start + TimelineScore.transitionTolerance
+                lines.append((slot.start, "    \(found ? ">" : shown ? "!" : "?") \(clock(slot.start))-\(clock(slot.end))  \(slot.category.rawValue)"))
             }
         }
         return lines.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element.text).joined(separator: "\n")
@@ -156,6 +159,12 @@ public struct TimelineEvaluation: Sendable {
             lines.append(routine.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0) + present.map { cell(stages[$0]?.byRoutine[routine]) }.joined())
         }
         lines.append("overall".padding(toLength: 18, withPad: " ", startingAt: 0) + present.map { cell(stages[$0]?.overall) }.joined())
+        let recalls = present.map { stage -> String in
+            guard let score = stages[stage]?.overall else { return "–".leftPadded(22) }
+            return String(format: "%5.1f%% / %5.1f%%", score.shownTransitionRecall * 100, score.unshownTransitionRecall * 100).leftPadded(22)
+        }
+        lines.append("transition recall where the phone showed the change / showed nothing:")
+        lines.append("".padding(toLength: 18, withPad: " ", startingAt: 0) + recalls.joined())
         if !byPhoneAtHome.isEmpty {
             lines.append("of the newer kinds, by what the phone shows at home:")
             for kind in PhoneAtHome.allCases where byPhoneAtHome.values.contains(where: { $0[kind] != nil }) {
@@ -208,6 +217,8 @@ public struct TimelineEvaluation: Sendable {
             "",
             "time-weighted accuracy:            \(percent(score.accuracy))",
             "transition recall (within 10 min): \(percent(score.transitionRecall))  (\(score.transitionsFound) of \(score.transitions))",
+            "  where the phone showed the change: \(percent(score.shownTransitionRecall))  (\(score.shownTransitionsFound) of \(score.shownTransitions): a move or the charger within 10 min)",
+            "  where it showed nothing:           \(percent(score.unshownTransitionRecall))  (\(score.transitionsFound - score.shownTransitionsFound) of \(score.transitions - score.shownTransitions))",
             "slots vs truth:                    \(score.slots) vs \(score.truthSlots)  (\(String(format: "%+.0f%%", (score.slotRatio - 1) * 100)))",
             "unknown:                           \(percent(score.unknownShare)) of the time",
             "slot time where there was no data: \(String(format: "%.1f", Double(score.slotTimeWithoutData) / 60_000)) min",

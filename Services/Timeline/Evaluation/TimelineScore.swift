@@ -10,6 +10,10 @@ public struct TimelineScore: Sendable, Hashable {
     /// `transitionTolerance`, by the category changed to.
     public var transitionsInto: [TimelineCategory: Int] = [:]
     public var transitionsFoundInto: [TimelineCategory: Int] = [:]
+    /// Of those, the changes the phone showed (a move or the charger within `transitionTolerance`),
+    /// and how many of them had a slot boundary near them: the rest could only be guessed.
+    public var shownTransitions = 0
+    public var shownTransitionsFound = 0
     /// Published and truth slots, by category.
     public var slotsOf: [TimelineCategory: Int] = [:]
     public var truthSlotsOf: [TimelineCategory: Int] = [:]
@@ -62,11 +66,16 @@ public struct TimelineScore: Sendable, Hashable {
             boundaries.append(slot.start)
             slotsOf[slot.category, default: 0] += 1
         }
+        let signs = truth.signs
         for next in truth.truth.dropFirst() where next.start > from && next.start < to {
             guard !noData.contains(where: { $0.contains(next.start) || $0.upperBound == next.start }) else { continue }
             transitionsInto[next.category, default: 0] += 1
-            if boundaries.contains(where: { abs($0 - next.start) <= Self.transitionTolerance }) {
-                transitionsFoundInto[next.category, default: 0] += 1
+            let found = boundaries.contains { abs($0 - next.start) <= Self.transitionTolerance }
+            if found { transitionsFoundInto[next.category, default: 0] += 1 }
+            let nearest = signs.partitioningIndex { $0 >= next.start - Self.transitionTolerance }
+            if nearest < signs.endIndex, signs[nearest] <= next.start + Self.transitionTolerance {
+                shownTransitions += 1
+                if found { shownTransitionsFound += 1 }
             }
         }
         // Truth slots are not cut at midnight (nor are the published ones counted above); a
@@ -99,6 +108,8 @@ public struct TimelineScore: Sendable, Hashable {
         }
         transitionsInto.merge(other.transitionsInto, uniquingKeysWith: +)
         transitionsFoundInto.merge(other.transitionsFoundInto, uniquingKeysWith: +)
+        shownTransitions += other.shownTransitions
+        shownTransitionsFound += other.shownTransitionsFound
         slotsOf.merge(other.slotsOf, uniquingKeysWith: +)
         truthSlotsOf.merge(other.truthSlotsOf, uniquingKeysWith: +)
         slotTimeWithoutData += other.slotTimeWithoutData
@@ -121,6 +132,13 @@ public struct TimelineScore: Sendable, Hashable {
     }
 
     public var transitionRecall: Double { transitions > 0 ? Double(transitionsFound) / Double(transitions) : 1 }
+
+    /// Transition recall over the changes the phone showed, and over those it did not.
+    public var shownTransitionRecall: Double { shownTransitions > 0 ? Double(shownTransitionsFound) / Double(shownTransitions) : 1 }
+    public var unshownTransitionRecall: Double {
+        let unshown = transitions - shownTransitions
+        return unshown > 0 ? Double(transitionsFound - shownTransitionsFound) / Double(unshown) : 1
+    }
 
     /// Published slots per truth slot (1 is the same count).
     public var slotRatio: Double { truthSlots > 0 ? Double(slots) / Double(truthSlots) : 0 }

@@ -163,7 +163,8 @@ struct SlotContext: Sendable, Hashable {
     /// about the flat than the end of a meal.
     static let oneEndShown = 45.0
 
-    /// Sets each stay's visit length and, in each visit home, the stay per day and meal time starting closest to it.
+    /// Sets each stay's visit length and, in each visit home, the stay per day and meal time most like
+    /// the meal: starting closest to its time and lasting about as long as one.
     static func markVisits(_ contexts: inout [SlotContext], _ spans: [SlotSpan], places: DevicePlaces, days: LocalDays) {
         var first = 0
         while first < contexts.count {
@@ -197,7 +198,11 @@ struct SlotContext: Sendable, Hashable {
                             && (begunMoving($0) || $0 == contexts.count - 1 || !contexts[$0 + 1].isSleep)
                             && (begunMoving($0) || abs(contexts[$0].startMinute - meal.usual) <= Self.oneEndShown)
                     }
-                    func key(_ index: Int) -> (Int, Double) { (begunMoving(index) ? 0 : 1, abs(contexts[index].startMinute - meal.centre)) }
+                    // Of several, the one begun by getting up, then the one nearest the meal's time and a meal's length.
+                    let length = Double(MealEnd.meal / 60_000)
+                    func key(_ index: Int) -> (Int, Double) {
+                        (begunMoving(index) ? 0 : 1, abs(contexts[index].startMinute - meal.centre) + abs(contexts[index].minutes - length))
+                    }
                     let byDay = Dictionary(grouping: candidates, by: { days.name(of: spans[$0].start) })
                     for sameDay in byDay.values {
                         let best = sameDay.min { key($0) < key($1) }!
