@@ -154,7 +154,8 @@ struct SlotContext: Sendable, Hashable {
 
     /// Lunch and dinner times, around the standard day's: when a meal may be, the start a meal
     /// the phone shows is preferred close to, and the start taken when it shows none (`UsualMeal`).
-    static let meals: [(window: ClosedRange<Double>, centre: Double, usual: Double)] = [
+    typealias Meal = (window: ClosedRange<Double>, centre: Double, usual: Double)
+    static let meals: [Meal] = [
         (11 * 60 + 30...14 * 60 + 30, 13 * 60, 12 * 60 + 30), (17 * 60 + 30...21 * 60, 19 * 60 + 15, 19 * 60),
     ]
 
@@ -163,10 +164,10 @@ struct SlotContext: Sendable, Hashable {
     /// about the flat than the end of a meal.
     static let oneEndShown = 45.0
 
-    /// Sets each stay's visit length and, in each visit home, the stay per day and meal time most like
-    /// the meal: starting closest to its time and lasting about as long as one.
+    /// Sets each stay's visit length, then the meals of the visits home (`markMeals`).
     static func markVisits(_ contexts: inout [SlotContext], _ spans: [SlotSpan], places: DevicePlaces, days: LocalDays) {
         var first = 0
+        var homeVisits: [ClosedRange<Int>] = []
         while first < contexts.count {
             guard contexts[first].isStay, let place = contexts[first].place else {
                 if contexts[first].isStay { (contexts[first].visitMinutes, contexts[first].visitStart) = (contexts[first].minutes, contexts[first].startMinute) }
@@ -187,51 +188,10 @@ struct SlotContext: Sendable, Hashable {
                 contexts[index].visitStart = contexts[first].startMinute
                 contexts[index].isTransfer = transfer
             }
-            if contexts[first].kind == .home {
-                for meal in meals {
-                    // A meal ends its stillness: one begun by getting up before one only cut off before
-                    // getting up (`MealEnd`), which is no meal when the person gets up to go to bed.
-                    func begunMoving(_ index: Int) -> Bool { index == first || spans[index - 1].slot.endsMoving == true }
-                    let candidates = (first...last).filter {
-                        (20...55).contains(contexts[$0].minutes) && meal.window.contains(contexts[$0].localMiddle)
-                            && ($0 == contexts.count - 1 || contexts[$0 + 1].stillFirst != contexts[$0].stillFirst)
-                            && (begunMoving($0) || $0 == contexts.count - 1 || !contexts[$0 + 1].isSleep)
-                            && (begunMoving($0) || abs(contexts[$0].startMinute - meal.usual) <= Self.oneEndShown)
-                    }
-                    // Of several, the one begun by getting up, then the one nearest the meal's time and a meal's length.
-                    let length = Double(MealEnd.meal / 60_000)
-                    func key(_ index: Int) -> (Int, Double) {
-                        (begunMoving(index) ? 0 : 1, abs(contexts[index].startMinute - meal.centre) + abs(contexts[index].minutes - length))
-                    }
-                    let byDay = Dictionary(grouping: candidates, by: { days.name(of: spans[$0].start) })
-                    for sameDay in byDay.values {
-                        let best = sameDay.min { key($0) < key($1) }!
-                        contexts[best].isMealTime = true
-                    }
-                    // The meal on coming home at its time (`MealEnd.arrival`), if the visit shows none.
-                    if arrivesToMeal(first, last, meal.usual, contexts, spans),
-                       !candidates.contains(where: { $0 != first && contexts[$0].startMinute < contexts[first].startMinute + 120 }) {
-                        contexts[first].isMealTime = true
-                    }
-                    // A day whose stay shows no meal: the piece cut at the usual time (`UsualMeal`), if not asleep.
-                    for index in first...last where contexts[index].startMinute.truncatingRemainder(dividingBy: 1440) == meal.usual
-                        && !contexts[index].isSleep && byDay[days.name(of: spans[index].start)] == nil {
-                        contexts[index].isMealTime = true
-                    }
-                }
-            }
+            if contexts[first].kind == .home { homeVisits.append(first...last) }
             first = last + 1
         }
-    }
-
-    /// Whether the visit from `first` to `last` begins with the meal of `usual` start on coming home
-    /// from a trip at its time (the piece `MealEnd.arrival` cut).
-    static func arrivesToMeal(_ first: Int, _ last: Int, _ usual: Double, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Bool {
-        guard MealEnd.mealsOnArrival.contains(usual), first > 0, first < last, !contexts[first - 1].isStay, !contexts[first].isSleep,
-              spans[first - 1].duration >= tripOut, contexts[first + 1].stillFirst == contexts[first].stillFirst else { return false }
-        let meal = Double(MealEnd.meal / 60_000)
-        return abs(contexts[first].minutes - meal) <= 1
-            && MealEnd.arrivals(usual).contains(contexts[first].startMinute)
+        markMeals(&contexts, spans, homeVisits: homeVisits, days: days)
     }
 
     var asNeighbour: Neighbour {

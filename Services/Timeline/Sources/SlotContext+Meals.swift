@@ -1,0 +1,60 @@
+/// The meals of a visit home: the stay per day and meal time most like the meal (begun by getting
+/// up, starting near its time and lasting about as long as one), the meal on coming home at its
+/// time, or the piece cut at the usual time when the day shows none.
+extension SlotContext {
+    static func markMeals(_ contexts: inout [SlotContext], _ spans: [SlotSpan], homeVisits: [ClosedRange<Int>], days: LocalDays) {
+        let length = Double(MealEnd.meal / 60_000)
+        for meal in meals {
+            for visit in homeVisits {
+                let (first, last) = (visit.lowerBound, visit.upperBound)
+                let candidates = mealCandidates(meal, in: visit, contexts, spans)
+                func key(_ index: Int) -> (Int, Double) {
+                    (begunMoving(index, in: visit, spans) ? 0 : 1, abs(contexts[index].startMinute - meal.centre) + abs(contexts[index].minutes - length))
+                }
+                let byDay = Dictionary(grouping: candidates, by: { days.name(of: spans[$0].start) })
+                for sameDay in byDay.values {
+                    let best = sameDay.min { key($0) < key($1) }!
+                    contexts[best].isMealTime = true
+                }
+                // The meal on coming home at its time (`MealEnd.arrival`), if the visit shows none.
+                if arrivesToMeal(first, last, meal.usual, contexts, spans),
+                   !candidates.contains(where: { $0 != first && contexts[$0].startMinute < contexts[first].startMinute + 120 }) {
+                    contexts[first].isMealTime = true
+                }
+                // A day whose stay shows no meal: the piece cut at the usual time (`UsualMeal`), if not asleep.
+                for index in visit where contexts[index].startMinute.truncatingRemainder(dividingBy: 1440) == meal.usual
+                    && !contexts[index].isSleep && byDay[days.name(of: spans[index].start)] == nil {
+                    contexts[index].isMealTime = true
+                }
+            }
+        }
+    }
+
+    /// Whether the stay at `index` of a visit begins with getting up (or the visit).
+    static func begunMoving(_ index: Int, in visit: ClosedRange<Int>, _ spans: [SlotSpan]) -> Bool {
+        index == visit.lowerBound || spans[index - 1].slot.endsMoving == true
+    }
+
+    /// The stays of a visit home that may be `meal`: 20 to 55 minutes around its time, ending their
+    /// stillness, begun by getting up or ended by it near the usual start (`MealEnd`), and no
+    /// stay the person gets up from to go to bed.
+    static func mealCandidates(_ meal: Meal, in visit: ClosedRange<Int>, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> [Int] {
+        visit.filter {
+            let begun = begunMoving($0, in: visit, spans), lastOne = $0 == contexts.count - 1
+            return (20...55).contains(contexts[$0].minutes) && meal.window.contains(contexts[$0].localMiddle)
+                && (lastOne || contexts[$0 + 1].stillFirst != contexts[$0].stillFirst)
+                && (begun || lastOne || !contexts[$0 + 1].isSleep)
+                && (begun || abs(contexts[$0].startMinute - meal.usual) <= oneEndShown)
+        }
+    }
+
+    /// Whether the visit from `first` to `last` begins with the meal of `usual` start on coming home
+    /// from a trip at its time (the piece `MealEnd.arrival` cut).
+    static func arrivesToMeal(_ first: Int, _ last: Int, _ usual: Double, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Bool {
+        guard MealEnd.mealsOnArrival.contains(usual), first > 0, first < last, !contexts[first - 1].isStay, !contexts[first].isSleep,
+              spans[first - 1].duration >= tripOut, contexts[first + 1].stillFirst == contexts[first].stillFirst else { return false }
+        let meal = Double(MealEnd.meal / 60_000)
+        return abs(contexts[first].minutes - meal) <= 1
+            && MealEnd.arrivals(usual).contains(contexts[first].startMinute)
+    }
+}
