@@ -175,6 +175,36 @@ extension PersonDrawnSlotsTests {
         #expect(tonight.category == .sleep && tonight.start == utc("2026-11-18 22:30:00"))
     }
 
+    @Test("to bed at 23:30 for six nights, then a last walk at 22:20: a carried phone's is going to bed, a phone on a table's is not")
+    func carriedPhoneEarlyNight() throws {
+        /// From Wednesday: up at 07:00 each day, walks about the flat every 45 minutes (carried) or
+        /// at 12:00 and 18:00 only (on a table), to bed with a walk at 23:30; the seventh evening's
+        /// last walk at 22:20, still until 07:00.
+        func week(carried: Bool) -> OfflineTimeline.DeviceEvents {
+            var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420)]
+            var now = 420.0
+            for day in 0..<7 {
+                let midnight = Double(day) * 1440, bed = midnight + (day == 6 ? 1340 : 1410)
+                let walks = (carried ? Array(stride(from: midnight + 465, to: bed, by: 45)) : [midnight + 720, midnight + 1080]) + [bed]
+                for walk in walks {
+                    pieces += [(.walking, home, 2), (.stationary, home, walk - now - 2)]
+                    now = walk
+                }
+                pieces += [(.walking, home, 2), (.stationary, home, midnight + 1440 + 420 - now - 2)]
+                now = midnight + 1440 + 420
+            }
+            return device(pieces + [(.walking, home, 2), (.stationary, home, 60)])
+        }
+        let pocket = try OfflineTimeline.days(week(carried: true), timeZone: zone)
+        #expect(try slot(at: "2026-11-20 23:20:00", in: pocket).category != .sleep)
+        let early = try slot(at: "2026-11-24 22:40:00", in: pocket)
+        #expect(early.category == .sleep && early.start <= utc("2026-11-24 22:22:00"))
+
+        let table = try OfflineTimeline.days(week(carried: false), timeZone: zone)
+        #expect(try slot(at: "2026-11-24 22:40:00", in: table).category != .sleep)
+        #expect(try slot(at: "2026-11-24 23:40:00", in: table).category == .sleep)
+    }
+
     @Test("a first day out until 15:36 and home with the phone on a table after it: a walk at 21:18 is no bedtime, the night begins at 22:30")
     func quietFirstAfternoon() throws {
         // Wednesday: the data begins in the night; up with a walk at 09:45, out by bike at 11:38 for

@@ -66,6 +66,9 @@ extension SlotContext {
     /// With such a phone, a still evening gives way to the night at the usual bedtime unless it began
     /// less than this many minutes before it (the last sign before it says little of going to bed).
     static let quietBedtimeMargin = 30.0
+    /// With a carried phone, the last walk is going to bed unless the stillness began at least
+    /// this many minutes before the usual bedtime (the phone put down for the evening).
+    static let carriedBedtimeMargin = 120.0
     /// A still morning ended by leaving home: the person was up at most this many minutes before.
     static let longestMorningIn = 120.0
     /// A walk up to this many minutes before the time such a person was up by is getting up.
@@ -89,7 +92,9 @@ extension SlotContext {
         let nights = nights(contexts, spans)
         let nightsSeen = nights.map { seen($0, contexts, spans) }
         let habits = [false, true].map { SleepHabits(nightsSeen, dayOff: $0) }
-        let quiet = quietAtHome(contexts, spans)
+        let (quiet, carried) = phoneAtHome(contexts, spans)
+        // How long before the usual bedtime a still evening must begin for it to give way to the night then.
+        let bedtimeMargin = { (usual: SleepHabits) in quiet ? quietBedtimeMargin : carried ? max(usual.bedtimeMargin, carriedBedtimeMargin) : usual.bedtimeMargin }
         for night in nights {
             let first = night.lowerBound, last = night.upperBound, start = contexts[first].stillStart
             let usual = habits[contexts[last].weekday >= 5 ? 1 : 0]
@@ -108,7 +113,7 @@ extension SlotContext {
             let margin = goingOut ? 0 : usual.wakeUpMargin
             for member in night where contexts[member].isStay {
                 let offset = Double(spans[member].start - spans[first].start) / 60_000
-                let beforeBed = evenings && contexts[member].stillFirst == first && !pluggedIn && bedtime - evening >= (quiet ? quietBedtimeMargin : usual.bedtimeMargin)
+                let beforeBed = evenings && contexts[member].stillFirst == first && !pluggedIn && bedtime - evening >= bedtimeMargin(usual)
                     && evening + offset + contexts[member].minutes <= bedtime + 1
                 // In the night's last stillness, a rest's length into the night.
                 let lateInTheNight = contexts[member].stillFirst == contexts[last].stillFirst && offset >= Double(NightSplit.rest / 60_000)
@@ -126,16 +131,26 @@ extension SlotContext {
         }
     }
 
-    /// Whether the phone shows little of the person at home (left on a table): over `quietEvidence`
-    /// minutes or more awake at home, fewer than `quietSigns` signs of movement an hour (a carried
-    /// phone shows one or more: getting up, walking about).
-    static func quietAtHome(_ contexts: [SlotContext], _ spans: [SlotSpan]) -> Bool {
+    /// Signs of movement an hour at home from which the phone is taken to be carried: getting up
+    /// and walking about at least every 80 minutes or so (between them, the phone may be either).
+    static let carriedSigns = 0.75
+
+    /// What the phone shows of the person at home, over `quietEvidence` minutes or more awake there:
+    /// little (`quiet`: fewer than `quietSigns` signs of movement an hour, left on a table), or
+    /// much (`carried`: `carriedSigns` or more: getting up, walking about). Neither with less evidence.
+    static func phoneAtHome(_ contexts: [SlotContext], _ spans: [SlotSpan]) -> (quiet: Bool, carried: Bool) {
+        let (minutes, rate) = signsAtHome(contexts, spans)
+        return (minutes >= quietEvidence && rate < quietSigns, minutes >= quietEvidence && rate >= carriedSigns)
+    }
+
+    /// Minutes awake at home, and signs of movement an hour over them.
+    static func signsAtHome(_ contexts: [SlotContext], _ spans: [SlotSpan]) -> (minutes: Double, rate: Double) {
         var minutes = 0.0, signs = 0
         for index in contexts.indices where contexts[index].isStay && contexts[index].kind == .home && !contexts[index].isSleep
             && !spans[index].slot.isGap {
             minutes += contexts[index].minutes
             if spans[index].slot.endsMoving == true { signs += 1 }
         }
-        return minutes >= quietEvidence && Double(signs) / (minutes / 60) < quietSigns
+        return (minutes, minutes > 0 ? Double(signs) / (minutes / 60) : 0)
     }
 }
