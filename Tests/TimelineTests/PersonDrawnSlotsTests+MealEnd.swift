@@ -112,6 +112,19 @@ extension PersonDrawnSlotsTests {
         #expect(usual.category == .food && usual.start == utc("2026-11-18 19:00:00"))
     }
 
+    @Test("home from a visit at 19:01, up at 19:35 and at 20:13: dinner is 19:35 to 20:13, not the half hour on coming home")
+    func dinnerAfterSettlingIn() throws {
+        let days = try OfflineTimeline.days(device([
+            (.stationary, home, 480), (.walking, home, 2), (.stationary, home, 538), (.walking, home, 2), (.automotive, home, 20),
+            (.walking, gymPlace, 2), (.stationary, gymPlace, 78), (.walking, gymPlace, 2), (.automotive, gymPlace, 17), (.walking, home, 2),
+            (.stationary, home, 32), (.walking, home, 2), (.stationary, home, 36), (.walking, home, 2), (.stationary, home, 645),
+        ]), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 19:20:00", in: days).category == .leisure)
+        let dinner = try slot(at: "2026-11-18 19:50:00", in: days)
+        #expect(dinner.category == .food)
+        #expect(abs(dinner.start - utc("2026-11-18 19:36:00")) <= 2 * 60_000)
+    }
+
     @Test("a stay begun and ended by getting up at a meal time is the meal, not the end of a later still stay")
     func mealBegunByGettingUpWins() throws {
         let days = try OfflineTimeline.days(device([

@@ -1,7 +1,11 @@
 /// The meals of a visit home: the stay per day and meal time most like the meal (begun by getting
-/// up, starting near its time and lasting about as long as one), the meal on coming home at its
+/// up, starting near its time, not just home, and lasting about as long as one), the meal on coming home at its
 /// time, or the piece cut at the usual time when the day shows none.
 extension SlotContext {
+    /// A stay begun by coming home counts this many minutes further from the meal's time than one
+    /// begun by getting up at home: most people settle in (or cook) before they eat.
+    static let settlingIn = 15.0
+
     static func markMeals(_ contexts: inout [SlotContext], _ spans: [SlotSpan], homeVisits: [ClosedRange<Int>], days: LocalDays) {
         let length = Double(MealEnd.meal / 60_000)
         for meal in meals {
@@ -9,7 +13,7 @@ extension SlotContext {
                 let (first, last) = (visit.lowerBound, visit.upperBound)
                 let candidates = mealCandidates(meal, in: visit, contexts, spans)
                 func key(_ index: Int) -> (Int, Double) {
-                    (begunMoving(index, in: visit, spans) ? 0 : 1, abs(contexts[index].startMinute - meal.centre) + abs(contexts[index].minutes - length))
+                    (begunMoving(index, in: visit, spans) ? 0 : 1, abs(contexts[index].startMinute - meal.centre) + abs(contexts[index].minutes - length) + (index == first ? settlingIn : 0))
                 }
                 let byDay = Dictionary(grouping: candidates, by: { days.name(of: spans[$0].start) })
                 for sameDay in byDay.values {
