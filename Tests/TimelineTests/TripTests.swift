@@ -28,6 +28,35 @@ struct TripTests {
         #expect(day.slots.filter { $0.category == .commute }.count == 1)
     }
 
+    @Test("twenty minutes at a school gate, driven to and driven on, is waiting on the way: one commute slot; an hour there is a stay of its own")
+    func waitingAtTheGate() throws {
+        let zone = TimeZone(identifier: "UTC")!
+        let home = GeoPoint(lat: 52.52, lon: 13.405), office = GeoPoint(lat: 52.545, lon: 13.36)
+        let school = GeoPoint(lat: 52.53, lon: 13.39)
+        func afternoon(waiting minutes: Double) throws -> [DayTimeline.Slot] {
+            var time = utc("2026-11-17 08:00:00")
+            let pieces: [(MotionActivity, GeoPoint, Double)] = [
+                (.stationary, office, 360), (.automotive, office, 20), (.stationary, school, minutes), (.automotive, school, 8),
+                (.stationary, home, 240),
+            ]
+            let slots = pieces.map { activity, place, minutes in
+                defer { time += Int64(minutes * 60_000) }
+                return TimeSlot(start: time, activity: activity, location: place)
+            }
+            let state = TimelineState(slots: slots, generatedUntil: time)
+            let labelled = try SlotClassifier.train(examples: [], timeZone: zone).label(state, timeZone: zone)
+            return try #require(DayTimeline.days(of: labelled, timeZone: zone).first).slots
+        }
+        let waited = try afternoon(waiting: 20)
+        #expect(waited.filter { $0.category == .commute }.count == 1)
+        let trip = try #require(waited.first { $0.category == .commute })
+        #expect(trip.start == utc("2026-11-17 14:00:00") && trip.end == utc("2026-11-17 14:48:00"))
+
+        let stayed = try afternoon(waiting: 60)
+        #expect(stayed.filter { $0.category == .commute }.count == 2)
+        #expect(stayed.contains { $0.start == utc("2026-11-17 14:20:00") && $0.category != .commute })
+    }
+
     @Test("a short walk after a run is part of the run")
     func coolingDown() throws {
         let zone = TimeZone(identifier: "UTC")!

@@ -28,6 +28,8 @@ extension SlotContext {
             else if minutes <= 60 && previous?.endsANight == true { (.food, 0.7) }  // breakfast there
             else if visitMinutes < 15, previous.map({ $0.activity != .stationary }) == true, next.map({ $0.activity != .stationary }) == true {
                 (.commute, 0.7)  // a stop on the way
+            } else if visitMinutes < Self.longestWait, previous?.activity == .automotive, next?.activity == .automotive {
+                (.commute, 0.7)  // driven to and on: waiting for someone (at a school gate), dropping them off
             } else if isTransfer { (.commute, 0.7) }
             else if visitPieces >= 3, longestPiece < 20, (30...150).contains(visitMinutes) { (.exercise, 0.7) }  // a workout
             else if weekday < 5, visitMinutes >= Double(DevicePlaces.workingDay / 60_000), (5 * 60...12 * 60).contains(visitStart) {
@@ -39,6 +41,9 @@ extension SlotContext {
             else { nil }
         }
     }
+
+    /// A stay elsewhere driven to and driven on within this many minutes is a wait on the way.
+    static let longestWait = 25.0
 
     var homeGuess: (category: TimelineCategory, confidence: Double) {
         if isSleep { return (.sleep, stillMinutes >= Self.rest ? 0.9 : 0.7) }
