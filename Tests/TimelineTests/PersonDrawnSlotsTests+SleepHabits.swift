@@ -219,6 +219,28 @@ extension PersonDrawnSlotsTests {
         #expect(night.category == .sleep && night.start == utc("2026-11-18 22:30:00"))
     }
 
+    @Test("a phone on a table, up at 09:45 the next morning: the night began at 23:45 (ten hours before), not at the usual 22:30; up at 07:30 it did")
+    func lateMorningLateNight() throws {
+        /// Wednesday, the phone on a table at home: up at 10:28, out by bike 11:37 to 15:35, walks at
+        /// 19:04 and 19:42, then still until getting up at `up` (local minutes) on Thursday.
+        func day(up: Double) -> OfflineTimeline.DeviceEvents {
+            device([
+                (.stationary, home, 628), (.walking, home, 2), (.stationary, home, 67), (.walking, home, 2), (.cycling, home, 20),
+                (.walking, school, 2), (.stationary, school, 200), (.walking, school, 2), (.cycling, school, 20), (.walking, home, 2),
+                (.stationary, home, 209), (.walking, home, 2), (.stationary, home, 36), (.walking, home, 2),
+                (.stationary, home, 1440 + up - 1184), (.walking, home, 2), (.stationary, home, 60),
+            ])
+        }
+        let late = try OfflineTimeline.days(day(up: 9 * 60 + 45), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 23:40:00", in: late).category != .sleep)
+        let night = try slot(at: "2026-11-18 23:50:00", in: late)
+        #expect(night.category == .sleep && night.start == utc("2026-11-18 23:45:00"))
+
+        let early = try OfflineTimeline.days(day(up: 7 * 60 + 30), timeZone: zone)
+        let usual = try slot(at: "2026-11-18 23:40:00", in: early)
+        #expect(usual.category == .sleep && usual.start == utc("2026-11-18 22:30:00"))
+    }
+
     @Test("a whole day the phone lies still between two nights is a day up, not one night of thirty hours")
     func stillDayBetweenNights() throws {
         // Home by bike at 02:10 on Wednesday, the phone on a table until a walk at 00:20 on Thursday,

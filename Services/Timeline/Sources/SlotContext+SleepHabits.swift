@@ -69,6 +69,8 @@ extension SlotContext {
     /// With a carried phone, the last walk is going to bed unless the stillness began at least
     /// this many minutes before the usual bedtime (the phone put down for the evening).
     static let carriedBedtimeMargin = 120.0
+    /// Minutes an adult's night lasts at most, for a night whose start the phone does not show.
+    static let longestNightRest = 600.0
     /// A still morning ended by leaving home: the person was up at most this many minutes before.
     static let longestMorningIn = 120.0
     /// A walk up to this many minutes before the time such a person was up by is getting up.
@@ -111,10 +113,17 @@ extension SlotContext {
             let goingOut = !unplugged && Self.morning.contains(ending) && leavesHome(after: last, contexts, spans)
             let upAt = goingOut ? max(wakeUp, ending - Self.longestMorningIn) : wakeUp
             let margin = goingOut ? 0 : usual.wakeUpMargin
+            // A phone that shows little puts the night at the usual bedtime, but no earlier than a long
+            // night's rest before the morning drawn (seen ended by getting up or going out).
+            var nightBedtime = bedtime
+            if quiet, last + 1 < contexts.count, !spans[last + 1].slot.isGap {
+                let up = goingOut ? min(ending - gettingReady, upAt) : (!unplugged && ending - wakeUp >= margin ? wakeUp : ending)
+                nightBedtime = max(bedtime, ((up + 1440 - Self.longestNightRest) / 15).rounded(.down) * 15)
+            }
             for member in night where contexts[member].isStay {
                 let offset = Double(spans[member].start - spans[first].start) / 60_000
-                let beforeBed = evenings && contexts[member].stillFirst == first && !pluggedIn && bedtime - evening >= bedtimeMargin(usual)
-                    && evening + offset + contexts[member].minutes <= bedtime + 1
+                let beforeBed = evenings && contexts[member].stillFirst == first && !pluggedIn && nightBedtime - evening >= bedtimeMargin(usual)
+                    && evening + offset + contexts[member].minutes <= nightBedtime + 1
                 // In the night's last stillness, a rest's length into the night.
                 let lateInTheNight = contexts[member].stillFirst == contexts[last].stillFirst && offset >= Double(NightSplit.rest / 60_000)
                 // Up from the usual hour until the usual bedtime, when the stillness goes on well past
