@@ -25,11 +25,11 @@ public struct LabelledDays: Sendable {
         /// Stretches without any event (the phone was off): no slots expected there.
         public var noData: [Range<Int64>]
 
-        /// When the phone showed a change, in time order: every motion event of a move (not
-        /// `stationary` or `unknown`) and every time it went on or off its charger.
-        public var signs: [Int64] {
+        /// When the phone showed a change: every motion event of a move (not `stationary` or
+        /// `unknown`) and every time it went on or off its charger.
+        public var signs: Signs {
             let moves = events.motion.filter { $0.activity != .stationary && $0.activity != .unknown }.map(\.timestamp)
-            return (moves + events.charges.map(\.timestamp)).sorted()
+            return Signs(times: (moves + events.charges.map(\.timestamp)).sorted())
         }
 
         /// What the person did for most of `[from, to)` (`unknown` for time without data).
@@ -39,6 +39,17 @@ public struct LabelledDays: Sendable {
                 time[slot.category, default: 0] += min(slot.end, to) - max(slot.start, from)
             }
             return time.max { ($0.value, $1.key.rawValue) < ($1.value, $0.key.rawValue) }?.key ?? .unknown
+        }
+    }
+
+    /// Instants the phone showed a change at, in time order.
+    public struct Signs: Sendable {
+        public var times: [Int64]
+
+        /// Whether one lies within `tolerance` of `instant`.
+        public func near(_ instant: Int64, within tolerance: Int64) -> Bool {
+            let index = times.partitioningIndex { $0 >= instant - tolerance }
+            return index < times.endIndex && times[index] <= instant + tolerance
         }
     }
 

@@ -134,8 +134,7 @@ public struct TimelineEvaluation: Sendable {
             let starts = days.flatMap(\.slots).map(\.start), signs = person.signs
             for slot in person.truth where slot.end > first && slot.start < last {
                 let found = starts.contains { abs($0 - slot.start) <= TimelineScore.transitionTolerance }
-                let nearest = signs.partitioningIndex { $0 >= slot.start - TimelineScore.transitionTolerance }
-                let shown = nearest < signs.endIndex && signs[nearest] <= slot.start + TimelineScore.transitionTolerance
+                let shown = signs.near(slot.start, within: TimelineScore.transitionTolerance)
                 lines.append((slot.start, "    \(found ? ">" : shown ? "!" : "?") \(clock(slot.start))-\(clock(slot.end))  \(slot.category.rawValue)"))
             }
         }

@@ -72,8 +72,7 @@ public struct TimelineScore: Sendable, Hashable {
             transitionsInto[next.category, default: 0] += 1
             let found = boundaries.contains { abs($0 - next.start) <= Self.transitionTolerance }
             if found { transitionsFoundInto[next.category, default: 0] += 1 }
-            let nearest = signs.partitioningIndex { $0 >= next.start - Self.transitionTolerance }
-            if nearest < signs.endIndex, signs[nearest] <= next.start + Self.transitionTolerance {
+            if signs.near(next.start, within: Self.transitionTolerance) {
                 shownTransitions += 1
                 if found { shownTransitionsFound += 1 }
             }
