@@ -95,6 +95,11 @@ struct TimelineEvaluationTests {
         #expect(tableShare < pocketShare)
         let evaluation = try TimelineEvaluation(week, name: "training")
         #expect(evaluation.report.contains("where the phone showed the change:"))
+        // The recall goal says how far these events let it go: every shown change found, the others as now.
+        let score = evaluation.overall
+        let reachable = Double(score.shownTransitions + score.transitionsFound - score.shownTransitionsFound) / Double(score.transitions)
+        #expect(reachable >= score.transitionRecall && reachable <= 1)
+        #expect(evaluation.stageGoals.contains { $0.goal.contains(String(format: "at most %.1f%%", reachable * 100)) })
     }
 
     @Test("built offline, the training week meets the accuracy, slot count and unknown goals")

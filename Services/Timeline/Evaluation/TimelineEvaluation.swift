@@ -102,7 +102,11 @@ public struct TimelineEvaluation: Sendable {
             let note = worst.map { String(format: " (lowest: %@ %.1f%%)", $0.key.rawValue, $0.value.accuracy * 100) } ?? ""
             goals.append(("\(stage.rawValue): accuracy >= \(Int(floor * 100))% for every kind of person\(note)", score.byRoutine.values.allSatisfy { $0.accuracy >= floor }))
         }
-        goals.append(("transition recall >= 90% within 10 min", overall.transitionRecall >= 0.9))
+        // Finding every change the phone showed, and the others as often as now: the most these events allow.
+        let reachable = overall.transitions > 0
+            ? Double(overall.shownTransitions + overall.transitionsFound - overall.shownTransitionsFound) / Double(overall.transitions) : 1
+        let bound = String(format: " (%.1f%%; at most %.1f%% finding every change the phone showed)", overall.transitionRecall * 100, reachable * 100)
+        goals.append(("transition recall >= 90% within 10 min" + bound, overall.transitionRecall >= 0.9))
         goals.append(("slot count within 15% of truth", abs(overall.slotRatio - 1) <= 0.15))
         return goals
     }
