@@ -205,6 +205,30 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-24 23:40:00", in: table).category == .sleep)
     }
 
+    @Test("a carried phone's usual bedtime is the middle of those it showed, not a late one: put down at 20:30, it is in bed at 23:00, not 00:30")
+    func carriedPhoneUsualBedtime() throws {
+        /// From Wednesday: up at 07:00, walks about the flat every 45 minutes, to bed with a walk at
+        /// 22:30, 23:00, 00:00, 00:00, 23:30 and 00:30; the seventh evening (Tuesday) the phone is
+        /// put down at 20:30 and lies still until 07:00. The nights before working days began at
+        /// 22:30, 23:00, 23:30, 00:30 and (seen so) 20:30: the middle one is 23:00.
+        let bedtimes: [Double] = [1350, 1380, 1440, 1440, 1410, 1470, 1230]
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420)]
+        var now = 420.0
+        for (day, bed) in bedtimes.enumerated() {
+            let midnight = Double(day) * 1440
+            for walk in Array(stride(from: midnight + 465, to: midnight + bed, by: 45)) + [midnight + bed] {
+                pieces += [(.walking, home, 2), (.stationary, home, walk - now - 2)]
+                now = walk
+            }
+            pieces += [(.walking, home, 2), (.stationary, home, midnight + 1440 + 420 - now - 2)]
+            now = midnight + 1440 + 420
+        }
+        let days = try OfflineTimeline.days(device(pieces + [(.walking, home, 2), (.stationary, home, 60)]), timeZone: zone)
+        #expect(try slot(at: "2026-11-24 22:40:00", in: days).category != .sleep)
+        let night = try slot(at: "2026-11-24 23:10:00", in: days)
+        #expect(night.category == .sleep && night.start == utc("2026-11-24 23:00:00"))
+    }
+
     @Test("a first day out until 15:36 and home with the phone on a table after it: a walk at 21:18 is no bedtime, the night begins at 22:30")
     func quietFirstAfternoon() throws {
         // Wednesday: the data begins in the night; up with a walk at 09:45, out by bike at 11:38 for

@@ -32,6 +32,8 @@ struct SleepHabits: Sendable, Hashable {
     static let fewestNights = 3
     /// Of the bedtimes seen, this share is earlier than the usual one; of the times of getting up, this share later.
     static let share = 0.9
+    /// The same for a carried phone, whose last and first walks are the nights' ends: the middle of them.
+    static let carriedShare = 0.5
 
     init(bedtime: Double, wakeUp: Double, bedtimeMargin: Double = learnedMargin, wakeUpMargin: Double = learnedMargin) {
         self.bedtime = bedtime
@@ -41,8 +43,8 @@ struct SleepHabits: Sendable, Hashable {
     }
 
     /// The habits of nights before a day off (`dayOff`) or a working day, from the nights seen
-    /// (all of them while too few of the kind are).
-    init(_ nights: [Night], dayOff: Bool) {
+    /// (all of them while too few of the kind are), `share` of the bedtimes before the usual one.
+    init(_ nights: [Night], dayOff: Bool, share: Double = Self.share) {
         func pick(_ values: (Night) -> Double?) -> [Double] {
             let same = nights.filter { $0.dayOff == dayOff }.compactMap(values)
             return same.count >= Self.fewestNights ? same : nights.compactMap(values)
@@ -50,12 +52,12 @@ struct SleepHabits: Sendable, Hashable {
         // Bedtimes of nights seen whole: one cut short by missing data may have begun anywhere.
         let bedtimes = pick { $0.end == nil ? nil : $0.start }, wakeUps = pick(\.end)
         if bedtimes.count >= Self.fewestNights {
-            bedtime = Self.quantile(bedtimes, Self.share)
+            bedtime = Self.quantile(bedtimes, share)
         } else {
             (bedtime, bedtimeMargin) = (Self.usual.bedtime, Self.usual.bedtimeMargin)
         }
         if wakeUps.count >= Self.fewestNights, Self.regular(wakeUps) {
-            wakeUp = Self.quantile(wakeUps, 1 - Self.share)
+            wakeUp = Self.quantile(wakeUps, 1 - share)
         } else {
             (wakeUp, wakeUpMargin) = (Self.usual.wakeUp, Self.usual.wakeUpMargin)
         }

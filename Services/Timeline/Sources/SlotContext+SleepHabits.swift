@@ -93,8 +93,8 @@ extension SlotContext {
     static func markSleepHabits(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
         let nights = nights(contexts, spans)
         let nightsSeen = nights.map { seen($0, contexts, spans) }
-        let habits = [false, true].map { SleepHabits(nightsSeen, dayOff: $0) }
         let (quiet, carried) = phoneAtHome(contexts, spans)
+        let habits = [false, true].map { SleepHabits(nightsSeen, dayOff: $0, share: carried ? SleepHabits.carriedShare : SleepHabits.share) }
         // How long before the usual bedtime a still evening must begin for it to give way to the night then.
         let bedtimeMargin = { (usual: SleepHabits) in quiet ? quietBedtimeMargin : carried ? max(usual.bedtimeMargin, carriedBedtimeMargin) : usual.bedtimeMargin }
         for night in nights {
