@@ -35,6 +35,26 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 15:00:00", in: home).category != .sleep)
     }
 
+    @Test("a day's sleep after a night shift broken by a walk (the bathroom at 10:40) is one rest: 2¾ hours and 2½ hours")
+    func daysSleepBrokenByAWalk() throws {
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [
+            (.stationary, home, 450), (.walking, home, 2), (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 40),
+            (.walking, home, 2), (.stationary, home, 270), (.walking, home, 2), (.stationary, home, 150),
+            (.walking, home, 3), (.automotive, home, 25), (.walking, office, 3),
+        ]
+        for _ in 0..<4 { pieces += [(.stationary, office, 150), (.walking, office, 3)] }
+        // Home at 07:28, breakfast, asleep 07:55 to 10:40 and 10:42 to 13:12, then the afternoon up and about.
+        pieces += [
+            (.automotive, office, 25), (.walking, home, 2), (.stationary, home, 25), (.walking, home, 2), (.stationary, home, 165),
+            (.walking, home, 2), (.stationary, home, 150), (.walking, home, 2), (.stationary, home, 90), (.walking, home, 2),
+            (.stationary, home, 90), (.walking, home, 2), (.stationary, home, 114), (.walking, home, 2), (.stationary, home, 600),
+        ]
+        let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        #expect(try slot(at: "2026-11-19 09:00:00", in: days).category == .sleep)
+        #expect(try slot(at: "2026-11-19 12:00:00", in: days).category == .sleep)
+        #expect(try slot(at: "2026-11-19 15:00:00", in: days).category != .sleep)
+    }
+
     @Test("on a device's first day, cut at midnight with the person at work since 20:49, the still afternoon is a nap")
     func napBeforeANightInProgress() throws {
         var pieces: [(MotionActivity, GeoPoint, Double)] = [

@@ -207,10 +207,12 @@ struct SlotContext: Sendable, Hashable {
     }
 
     /// A rest is a stillness at home at least `rest` long, through the small hours (01:00–05:00)
-    /// or, at any hour (a night worker's day, after small hours not spent resting at home),
+    /// or, at any hour (a night worker's day, after small hours not spent resting at home), one
+    /// at least `dayRestPiece` long (a day's sleep broken by a walk to the bathroom) that is
     /// `longRest` long with the stillness at home next to it: a long evening without moving is
     /// not a night, nor a still day after one.
     static let rest = 180.0
+    static let dayRestPiece = 150.0
     static let longRest = 300.0
 
     /// Marks the rests at home, whenever they happen, then the pieces of a rest broken by a walk:
@@ -225,17 +227,18 @@ struct SlotContext: Sendable, Hashable {
             return [60.0, 60 + 1440].contains { from in still.stillStart < from + 240 && end > from }
         }
         for index in contexts.indices where contexts[index].isStay && !spans[index].slot.isGap && contexts[index].stillFirst == index
-            && contexts[index].stillMinutes >= rest {
+            && contexts[index].stillMinutes >= dayRestPiece {
             let still = contexts[index]
             var last = index
             while last + 1 < contexts.count && contexts[last + 1].stillFirst == index { last += 1 }
             if !atHome(index) {
                 // A night away (a hotel, a friend's): a rest through the small hours anywhere but at work.
-                guard still.kind != .work && smallHours(index) else { continue }
+                guard still.stillMinutes >= rest, still.kind != .work && smallHours(index) else { continue }
                 for member in index...last { contexts[member].isSleep = true }
                 continue
             }
             if smallHours(index) {
+                guard still.stillMinutes >= rest else { continue }
                 for member in index...last { (contexts[member].isSleep, contexts[member].isNightRest) = (true, true) }
                 continue
             }
