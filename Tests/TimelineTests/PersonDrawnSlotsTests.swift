@@ -113,6 +113,18 @@ struct PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-19 03:00:00", in: days).category == .sleep)
     }
 
+    @Test("a walk at 05:24 in a hotel night, still until walking to the office at 08:42: the night goes on until 08:42")
+    func hotelNightBrokenByAWalk() throws {
+        let days = try OfflineTimeline.days(device([
+            (.stationary, home, 450), (.walking, home, 2), (.stationary, home, 600), (.walking, home, 3), (.automotive, home, 120),
+            (.walking, hotel, 3), (.stationary, hotel, 200), (.walking, hotel, 2), (.stationary, hotel, 384), (.walking, hotel, 2),
+            (.stationary, hotel, 196), (.walking, hotel, 20), (.stationary, GeoPoint(lat: 51.5150, lon: -0.1278), 240),
+        ]), timeZone: zone)
+        #expect(try slot(at: "2026-11-19 03:00:00", in: days).category == .sleep)
+        let morning = try slot(at: "2026-11-19 07:00:00", in: days)
+        #expect(morning.category == .sleep && morning.end >= utc("2026-11-19 08:40:00"))
+    }
+
     @Test("the evaluation scores first days and first three days without history, side by side")
     func coldStart() throws {
         let data = LabelledDays(people: SyntheticPerson.Routine.allCases.count, days: 4, seed: 5, routines: SyntheticPerson.Routine.allCases)

@@ -296,10 +296,11 @@ struct SlotContext: Sendable, Hashable {
     }
 
     /// Marks the stays at home next to a rest that belong to it (judged as whole stillnesses: a
-    /// stillness cut at working hours is one), but for the quarter hours the person is up (`isUp`).
+    /// stillness cut at working hours is one), but for the quarter hours the person is up (`isUp`);
+    /// away, an hour or more still after a walk in a night there, mostly before the usual hour of getting up.
     static func markNextToRests(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
         for _ in 0..<2 {
-            for index in contexts.indices where contexts[index].isStay && contexts[index].kind == .home && !contexts[index].isSleep
+            for index in contexts.indices where contexts[index].isStay && [.home, .other].contains(contexts[index].kind) && !contexts[index].isSleep
                 && !contexts[index].isUp {
                 let first = contexts[index].stillFirst
                 var last = index
@@ -318,9 +319,14 @@ struct SlotContext: Sendable, Hashable {
                     && restBefore(first, contexts, spans) >= wholeNight
                 // Otherwise an hour still after a walk in the night is more of it while mostly before
                 // the usual time of getting up; after it, the walk was getting up.
+                let lateNight = still >= 60 && before && middle < SleepHabits.usual.wakeUp
+                // Away (a hotel), only that: an evening out or a bar is no night's edge.
+                guard context.kind == .home else {
+                    contexts[index].isSleep = lateNight
+                    continue
+                }
                 contexts[index].isSleep = !risen && ((still >= 135 && (before || after) && !evening && !afternoon)
-                    || (middle < 5 * 60 && (still >= 60 || before || after))
-                    || (still >= 60 && before && middle < SleepHabits.usual.wakeUp))
+                    || (middle < 5 * 60 && (still >= 60 || before || after)) || lateNight)
             }
         }
     }
