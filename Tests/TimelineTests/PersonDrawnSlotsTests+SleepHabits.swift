@@ -175,55 +175,44 @@ extension PersonDrawnSlotsTests {
         #expect(tonight.category == .sleep && tonight.start == utc("2026-11-18 22:30:00"))
     }
 
-    @Test("to bed at 23:30 for six nights, then a last walk at 22:20: a carried phone's is going to bed, a phone on a table's is not")
-    func carriedPhoneEarlyNight() throws {
-        /// From Wednesday: up at 07:00 each day, walks about the flat every 45 minutes (carried) or
-        /// at 12:00 and 18:00 only (on a table), to bed with a walk at 23:30; the seventh evening's
-        /// last walk at 22:20, still until 07:00.
-        func week(carried: Bool) -> OfflineTimeline.DeviceEvents {
-            var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420)]
-            var now = 420.0
-            for day in 0..<7 {
-                let midnight = Double(day) * 1440, bed = midnight + (day == 6 ? 1340 : 1410)
-                let walks = (carried ? Array(stride(from: midnight + 465, to: bed, by: 45)) : [midnight + 720, midnight + 1080]) + [bed]
-                for walk in walks {
-                    pieces += [(.walking, home, 2), (.stationary, home, walk - now - 2)]
-                    now = walk
-                }
-                pieces += [(.walking, home, 2), (.stationary, home, midnight + 1440 + 420 - now - 2)]
-                now = midnight + 1440 + 420
-            }
-            return device(pieces + [(.walking, home, 2), (.stationary, home, 60)])
-        }
-        let pocket = try OfflineTimeline.days(week(carried: true), timeZone: zone)
-        #expect(try slot(at: "2026-11-20 23:20:00", in: pocket).category != .sleep)
-        let early = try slot(at: "2026-11-24 22:40:00", in: pocket)
-        #expect(early.category == .sleep && early.start <= utc("2026-11-24 22:22:00"))
-
-        let table = try OfflineTimeline.days(week(carried: false), timeZone: zone)
-        #expect(try slot(at: "2026-11-24 22:40:00", in: table).category != .sleep)
-        #expect(try slot(at: "2026-11-24 23:40:00", in: table).category == .sleep)
-    }
-
-    @Test("a carried phone's usual bedtime is the middle of those it showed, not a late one: put down at 20:30, it is in bed at 23:00, not 00:30")
-    func carriedPhoneUsualBedtime() throws {
-        /// From Wednesday: up at 07:00, walks about the flat every 45 minutes, to bed with a walk at
-        /// 22:30, 23:00, 00:00, 00:00, 23:30 and 00:30; the seventh evening (Tuesday) the phone is
-        /// put down at 20:30 and lies still until 07:00. The nights before working days began at
-        /// 22:30, 23:00, 23:30, 00:30 and (seen so) 20:30: the middle one is 23:00.
-        let bedtimes: [Double] = [1350, 1380, 1440, 1440, 1410, 1470, 1230]
+    /// From Wednesday, a night for each of `bedtimes` (local minutes after that day's midnight):
+    /// up at 07:00, walks about the flat every 45 minutes (`carried`) or at 12:00 and 18:00 only (on
+    /// a table), to bed with a walk at the bedtime, still until 07:00; a last hour up.
+    func nights(bedtimes: [Double], carried: Bool) -> OfflineTimeline.DeviceEvents {
         var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420)]
         var now = 420.0
-        for (day, bed) in bedtimes.enumerated() {
-            let midnight = Double(day) * 1440
-            for walk in Array(stride(from: midnight + 465, to: midnight + bed, by: 45)) + [midnight + bed] {
+        for (day, bedtime) in bedtimes.enumerated() {
+            let midnight = Double(day) * 1440, bed = midnight + bedtime
+            let walks = (carried ? Array(stride(from: midnight + 465, to: bed, by: 45)) : [midnight + 720, midnight + 1080]) + [bed]
+            for walk in walks {
                 pieces += [(.walking, home, 2), (.stationary, home, walk - now - 2)]
                 now = walk
             }
             pieces += [(.walking, home, 2), (.stationary, home, midnight + 1440 + 420 - now - 2)]
             now = midnight + 1440 + 420
         }
-        let days = try OfflineTimeline.days(device(pieces + [(.walking, home, 2), (.stationary, home, 60)]), timeZone: zone)
+        return device(pieces + [(.walking, home, 2), (.stationary, home, 60)])
+    }
+
+    @Test("to bed at 23:30 for six nights, then a last walk at 22:20: a carried phone's is going to bed, a phone on a table's is not")
+    func carriedPhoneEarlyNight() throws {
+        let bedtimes = Array(repeating: 1410.0, count: 6) + [1340]
+        let pocket = try OfflineTimeline.days(nights(bedtimes: bedtimes, carried: true), timeZone: zone)
+        #expect(try slot(at: "2026-11-20 23:20:00", in: pocket).category != .sleep)
+        let early = try slot(at: "2026-11-24 22:40:00", in: pocket)
+        #expect(early.category == .sleep && early.start <= utc("2026-11-24 22:22:00"))
+
+        let table = try OfflineTimeline.days(nights(bedtimes: bedtimes, carried: false), timeZone: zone)
+        #expect(try slot(at: "2026-11-24 22:40:00", in: table).category != .sleep)
+        #expect(try slot(at: "2026-11-24 23:40:00", in: table).category == .sleep)
+    }
+
+    @Test("a carried phone's usual bedtime is the middle of those it showed, not a late one: put down at 20:30, it is in bed at 23:00, not 00:30")
+    func carriedPhoneUsualBedtime() throws {
+        // To bed at 22:30, 23:00, 00:00, 00:00, 23:30 and 00:30; the seventh evening (Tuesday) the
+        // phone is put down at 20:30. The nights before working days began at 22:30, 23:00, 23:30,
+        // 00:30 and (seen so) 20:30: the middle one is 23:00.
+        let days = try OfflineTimeline.days(nights(bedtimes: [1350, 1380, 1440, 1440, 1410, 1470, 1230], carried: true), timeZone: zone)
         #expect(try slot(at: "2026-11-24 22:40:00", in: days).category != .sleep)
         let night = try slot(at: "2026-11-24 23:10:00", in: days)
         #expect(night.category == .sleep && night.start == utc("2026-11-24 23:00:00"))
