@@ -164,7 +164,7 @@ struct SlotContext: Sendable, Hashable {
     /// about the flat than the end of a meal.
     static let oneEndShown = 45.0
 
-    /// Sets each stay's visit length, then the meals of the visits home (`markMeals`).
+    /// Sets each stay's visit length, then the meals of the visits home (`markMeals`, `markSnacks`).
     static func markVisits(_ contexts: inout [SlotContext], _ spans: [SlotSpan], places: DevicePlaces, days: LocalDays) {
         var first = 0
         var homeVisits: [ClosedRange<Int>] = []
@@ -192,6 +192,7 @@ struct SlotContext: Sendable, Hashable {
             first = last + 1
         }
         markMeals(&contexts, spans, homeVisits: homeVisits, days: days)
+        markSnacks(&contexts, spans, homeVisits: homeVisits, days: days)
     }
 
     var asNeighbour: Neighbour {
