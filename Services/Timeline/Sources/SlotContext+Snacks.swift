@@ -11,16 +11,17 @@ extension SlotContext {
     static func markSnacks(_ contexts: inout [SlotContext], _ spans: [SlotSpan], homeVisits: [ClosedRange<Int>], days: LocalDays) {
         let shown = homeVisits.flatMap { visit in visit.filter { mayBeSnack($0, in: visit, contexts, spans) } }
         guard !shown.isEmpty else { return }
+        // Local minutes after midnight each stay begins, and how far that is from the usual snack.
         let starts = contexts.map { $0.startMinute.truncatingRemainder(dividingBy: 1440) }
-        let start = { (index: Int) in starts[index] }
-        let usual = SleepHabits.quantile(shown.map(start), 0.5)
-        let regular = Dictionary(grouping: shown.filter { abs(start($0) - usual) <= snackSpread }, by: { days.name(of: spans[$0].start) })
+        let usual = SleepHabits.quantile(shown.map { starts[$0] }, 0.5)
+        let offUsual = { (index: Int) in abs(starts[index] - usual) }
+        let regular = Dictionary(grouping: shown.filter { offUsual($0) <= snackSpread }, by: { days.name(of: spans[$0].start) })
         let daysHome = Set(homeVisits.flatMap { visit in
             visit.filter { snackTime.contains(contexts[$0].localMiddle) }.map { days.name(of: spans[$0].start) }
         })
         guard regular.count >= fewestSnacks, 2 * regular.count >= daysHome.count else { return }
         for sameDay in regular.values {
-            contexts[sameDay.min { abs(start($0) - usual) < abs(start($1) - usual) }!].isMealTime = true
+            contexts[sameDay.min { offUsual($0) < offUsual($1) }!].isMealTime = true
         }
     }
 
