@@ -125,6 +125,22 @@ struct PersonDrawnSlotsTests {
         #expect(morning.category == .sleep && morning.end >= utc("2026-11-19 08:40:00"))
     }
 
+    @Test("a night at a hotel: out for dinner from 20:02 to 21:05, the walk there and back all it shows, is dinner, an hour long")
+    func dinnerOnANightAway() throws {
+        let days = try OfflineTimeline.days(device([
+            (.stationary, home, 450), (.walking, home, 2), (.stationary, home, 540), (.walking, home, 3), (.automotive, home, 120),
+            (.walking, hotel, 3), (.stationary, hotel, 82), (.walking, hotel, 2), (.stationary, hotel, 63), (.walking, hotel, 2),
+            (.stationary, hotel, 143), (.walking, hotel, 2), (.stationary, hotel, 450), (.walking, hotel, 20),
+            (.stationary, GeoPoint(lat: 51.5150, lon: -0.1278), 240),
+        ]), timeZone: zone)
+        let dinner = try slot(at: "2026-11-18 20:30:00", in: days)
+        #expect(dinner.category == .food)
+        #expect(abs(dinner.start - utc("2026-11-18 20:02:00")) <= 3 * 60_000 && abs(dinner.end - utc("2026-11-18 21:05:00")) <= 3 * 60_000)
+        #expect(try slot(at: "2026-11-18 19:30:00", in: days).category != .food)
+        #expect(try slot(at: "2026-11-18 22:00:00", in: days).category != .food)
+        #expect(try slot(at: "2026-11-19 03:00:00", in: days).category == .sleep)
+    }
+
     @Test("the evaluation scores first days and first three days without history, side by side")
     func coldStart() throws {
         let data = LabelledDays(people: SyntheticPerson.Routine.allCases.count, days: 4, seed: 5, routines: SyntheticPerson.Routine.allCases)

@@ -39,13 +39,16 @@ extension SlotContext {
         index == visit.lowerBound || spans[index - 1].slot.endsMoving == true
     }
 
-    /// The stays of a visit home that may be `meal`: 20 to 55 minutes around its time, ending their
-    /// stillness, begun by getting up or ended by it near the usual start (`MealEnd`), and no
-    /// stay the person gets up from to go to bed.
+    /// A meal out on a night away (a restaurant near the hotel) lasts up to this many minutes; at home, 55.
+    static let longestMealOut = 90.0
+
+    /// The stays of a visit home (or a night away) that may be `meal`: 20 to 55 minutes
+    /// (`longestMealOut` away) around its time, ending their stillness, begun by getting up or
+    /// ended by it near the usual start (`MealEnd`), and no stay the person gets up from to go to bed.
     static func mealCandidates(_ meal: Meal, in visit: ClosedRange<Int>, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> [Int] {
         visit.filter {
             let begun = begunMoving($0, in: visit, spans), lastOne = $0 == contexts.count - 1
-            return (20...55).contains(contexts[$0].minutes) && meal.window.contains(contexts[$0].localMiddle)
+            return (20...(contexts[$0].kind == .home ? 55 : longestMealOut)).contains(contexts[$0].minutes) && meal.window.contains(contexts[$0].localMiddle)
                 && (lastOne || contexts[$0 + 1].stillFirst != contexts[$0].stillFirst)
                 && (begun || lastOne || !contexts[$0 + 1].isSleep)
                 && (begun || abs(contexts[$0].startMinute - meal.usual) <= oneEndShown)

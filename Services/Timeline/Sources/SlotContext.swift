@@ -188,7 +188,10 @@ struct SlotContext: Sendable, Hashable {
                 contexts[index].visitStart = contexts[first].startMinute
                 contexts[index].isTransfer = transfer
             }
-            if contexts[first].kind == .home { homeVisits.append(first...last) }
+            // A night away (a hotel) is home for its meals.
+            if contexts[first].kind == .home || contexts[first].kind == .other && contexts[first...last].contains(where: \.isSleep) {
+                homeVisits.append(first...last)
+            }
             first = last + 1
         }
         markMeals(&contexts, spans, homeVisits: homeVisits, days: days)
