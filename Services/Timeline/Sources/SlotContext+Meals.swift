@@ -1,4 +1,5 @@
-/// The meals of a visit home: the stay per day and meal time most like the meal (begun by getting
+/// The meals of a visit home, or to where the person spends a night away (a lodging: a hotel, a
+/// friend's): the stay per day and meal time most like the meal (begun by getting
 /// up, starting near its time, not just home, and lasting about as long as one), the meal on coming home at its
 /// time, or the piece cut at the usual time when the day shows none.
 extension SlotContext {
@@ -6,10 +7,10 @@ extension SlotContext {
     /// begun by getting up at home: most people settle in (or cook) before they eat.
     static let settlingIn = 15.0
 
-    static func markMeals(_ contexts: inout [SlotContext], _ spans: [SlotSpan], homeVisits: [ClosedRange<Int>], days: LocalDays) {
+    static func markMeals(_ contexts: inout [SlotContext], _ spans: [SlotSpan], lodgingVisits: [ClosedRange<Int>], days: LocalDays) {
         let length = Double(MealEnd.meal / 60_000)
         for meal in meals {
-            for visit in homeVisits {
+            for visit in lodgingVisits {
                 let (first, last) = (visit.lowerBound, visit.upperBound)
                 let candidates = mealCandidates(meal, in: visit, contexts, spans)
                 func key(_ index: Int) -> (Int, Double) {

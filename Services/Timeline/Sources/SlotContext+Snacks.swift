@@ -8,15 +8,15 @@ extension SlotContext {
     static let fewestSnacks = 3
     static let snackSpread = 30.0
 
-    static func markSnacks(_ contexts: inout [SlotContext], _ spans: [SlotSpan], homeVisits: [ClosedRange<Int>], days: LocalDays) {
-        let shown = homeVisits.flatMap { visit in visit.filter { mayBeSnack($0, in: visit, contexts, spans) } }
+    static func markSnacks(_ contexts: inout [SlotContext], _ spans: [SlotSpan], lodgingVisits: [ClosedRange<Int>], days: LocalDays) {
+        let shown = lodgingVisits.flatMap { visit in visit.filter { mayBeSnack($0, in: visit, contexts, spans) } }
         guard !shown.isEmpty else { return }
         // Local minutes after midnight each stay begins, and how far that is from the usual snack.
         let starts = contexts.map { $0.startMinute.truncatingRemainder(dividingBy: 1440) }
         let usual = SleepHabits.quantile(shown.map { starts[$0] }, 0.5)
         let offUsual = { (index: Int) in abs(starts[index] - usual) }
         let regular = Dictionary(grouping: shown.filter { offUsual($0) <= snackSpread }, by: { days.name(of: spans[$0].start) })
-        let daysHome = Set(homeVisits.flatMap { visit in
+        let daysHome = Set(lodgingVisits.flatMap { visit in
             visit.filter { snackTime.contains(contexts[$0].localMiddle) }.map { days.name(of: spans[$0].start) }
         })
         guard regular.count >= fewestSnacks, 2 * regular.count >= daysHome.count else { return }

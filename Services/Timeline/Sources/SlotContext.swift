@@ -164,10 +164,10 @@ struct SlotContext: Sendable, Hashable {
     /// about the flat than the end of a meal.
     static let oneEndShown = 45.0
 
-    /// Sets each stay's visit length, then the meals of the visits home (`markMeals`, `markSnacks`).
+    /// Sets each stay's visit length, then the meals of the visits home or to a night away (`markMeals`, `markSnacks`).
     static func markVisits(_ contexts: inout [SlotContext], _ spans: [SlotSpan], places: DevicePlaces, days: LocalDays) {
         var first = 0
-        var homeVisits: [ClosedRange<Int>] = []
+        var lodgingVisits: [ClosedRange<Int>] = []
         while first < contexts.count {
             guard contexts[first].isStay, let place = contexts[first].place else {
                 if contexts[first].isStay { (contexts[first].visitMinutes, contexts[first].visitStart) = (contexts[first].minutes, contexts[first].startMinute) }
@@ -190,12 +190,12 @@ struct SlotContext: Sendable, Hashable {
             }
             // A night away (a hotel) is home for its meals.
             if contexts[first].kind == .home || contexts[first].kind == .other && contexts[first...last].contains(where: \.isSleep) {
-                homeVisits.append(first...last)
+                lodgingVisits.append(first...last)
             }
             first = last + 1
         }
-        markMeals(&contexts, spans, homeVisits: homeVisits, days: days)
-        markSnacks(&contexts, spans, homeVisits: homeVisits, days: days)
+        markMeals(&contexts, spans, lodgingVisits: lodgingVisits, days: days)
+        markSnacks(&contexts, spans, lodgingVisits: lodgingVisits, days: days)
     }
 
     var asNeighbour: Neighbour {
