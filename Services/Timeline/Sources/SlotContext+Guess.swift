@@ -26,7 +26,7 @@ extension SlotContext {
         case .other, .unknown:
             if isSleep { (.sleep, 0.8) }  // a night away
             else if minutes <= 60 && previous?.endsANight == true { (.food, 0.7) }  // breakfast there
-            else if isMealTime { (.food, 0.6) }  // dinner on a night away
+            else if isMealTime { (.food, 0.6) }  // a meal on a night away
             else if visitMinutes < 15, previous.map({ $0.activity != .stationary }) == true, next.map({ $0.activity != .stationary }) == true {
                 (.commute, 0.7)  // a stop on the way
             } else if visitMinutes < Self.longestWait, previous?.activity == .automotive, next?.activity == .automotive {

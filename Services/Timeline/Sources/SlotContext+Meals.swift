@@ -43,14 +43,21 @@ extension SlotContext {
     /// A meal out on a night away (a restaurant near the hotel) lasts up to this many minutes; at home, 55.
     static let longestMealOut = 90.0
 
-    /// The stays of a visit home (or a night away) that may be `meal`: 20 to 55 minutes
-    /// (`longestMealOut` away) around its time, ending their stillness, begun by getting up or
-    /// ended by it near the usual start (`MealEnd`), and no stay the person gets up from to go to bed.
+    /// Whether the stay at `index` is shaped like a meal in `window`: 20 to 55 minutes
+    /// (`longestMealOut` away from home) with its middle in the window, ending its stillness.
+    static func mealShaped(_ index: Int, in window: ClosedRange<Double>, _ contexts: [SlotContext]) -> Bool {
+        let context = contexts[index]
+        return (20...(context.kind == .home ? 55 : longestMealOut)).contains(context.minutes) && window.contains(context.localMiddle)
+            && (index == contexts.count - 1 || contexts[index + 1].stillFirst != context.stillFirst)
+    }
+
+    /// The stays of a visit home (or a night away) that may be `meal`: shaped like one around its
+    /// time (`mealShaped`), begun by getting up or ended by it near the usual start (`MealEnd`),
+    /// and no stay the person gets up from to go to bed.
     static func mealCandidates(_ meal: Meal, in visit: ClosedRange<Int>, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> [Int] {
         visit.filter {
             let begun = begunMoving($0, in: visit, spans), lastOne = $0 == contexts.count - 1
-            return (20...(contexts[$0].kind == .home ? 55 : longestMealOut)).contains(contexts[$0].minutes) && meal.window.contains(contexts[$0].localMiddle)
-                && (lastOne || contexts[$0 + 1].stillFirst != contexts[$0].stillFirst)
+            return mealShaped($0, in: meal.window, contexts)
                 && (begun || lastOne || !contexts[$0 + 1].isSleep)
                 && (begun || abs(contexts[$0].startMinute - meal.usual) <= oneEndShown)
         }

@@ -25,13 +25,12 @@ extension SlotContext {
         }
     }
 
-    /// Whether the stay at `index` of a home visit is like a snack: meal-long in the afternoon,
-    /// begun by getting up (not by coming home, nor from a rest) and ended by it, awake.
+    /// Whether the stay at `index` of a visit is like a snack: shaped like a meal in the afternoon
+    /// (`mealShaped`), begun by getting up (not by coming home, nor from a rest) and ended by it, awake.
     static func mayBeSnack(_ index: Int, in visit: ClosedRange<Int>, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Bool {
         let context = contexts[index]
         guard index > visit.lowerBound, index < contexts.count - 1, spans[index - 1].slot.endsMoving == true,
               !contexts[index - 1].isSleep, !context.isSleep, !contexts[index + 1].isSleep, !context.isMealTime else { return false }
-        return (20...55).contains(context.minutes) && snackTime.contains(context.localMiddle)
-            && contexts[index + 1].stillFirst != context.stillFirst
+        return mealShaped(index, in: snackTime, contexts)
     }
 }
