@@ -1,7 +1,8 @@
 /// The meals of a visit home, or to where the person spends a night away (a lodging: a hotel, a
 /// friend's): the stay per day and meal time most like the meal (begun by getting
 /// up, starting near its time, not just home, and lasting about as long as one), the meal on coming home at its
-/// time, or the piece cut at the usual time when the day shows none.
+/// time, or, when the day shows none, the pieces cut at the time the person's phone shows their
+/// meals at (`ownMealStart`; the usual time until it has shown a few).
 extension SlotContext {
     /// A stay begun by coming home counts this many minutes further from the meal's time than one
     /// begun by getting up at home: most people settle in (or cook) before they eat.
@@ -9,7 +10,11 @@ extension SlotContext {
 
     static func markMeals(_ contexts: inout [SlotContext], _ spans: [SlotSpan], lodgingVisits: [ClosedRange<Int>], days: LocalDays) {
         let length = Double(MealEnd.meal / 60_000)
+        // Local minutes after midnight each stay begins.
+        let starts = contexts.map { $0.startMinute.truncatingRemainder(dividingBy: 1440) }
         for meal in meals {
+            var unshown: [(visit: ClosedRange<Int>, days: Set<String>)] = []
+            var shownStarts: [Double] = []
             for visit in lodgingVisits {
                 let (first, last) = (visit.lowerBound, visit.upperBound)
                 let candidates = mealCandidates(meal, in: visit, contexts, spans)
@@ -20,19 +25,45 @@ extension SlotContext {
                 for sameDay in byDay.values {
                     let best = sameDay.min { key($0) < key($1) }!
                     contexts[best].isMealTime = true
+                    if begunMoving(best, in: visit, spans) { shownStarts.append(starts[best]) }
                 }
                 // The meal on coming home at its time (`MealEnd.arrival`), if the visit shows none.
                 if arrivesToMeal(first, last, meal.usual, contexts, spans),
                    !candidates.contains(where: { $0 != first && contexts[$0].startMinute < contexts[first].startMinute + 120 }) {
                     contexts[first].isMealTime = true
                 }
-                // A day whose stay shows no meal: the piece cut at the usual time (`UsualMeal`), if not asleep.
-                for index in visit where contexts[index].startMinute.truncatingRemainder(dividingBy: 1440) == meal.usual
-                    && !contexts[index].isSleep && byDay[days.name(of: spans[index].start)] == nil {
-                    contexts[index].isMealTime = true
+                unshown.append((visit, Set(byDay.keys)))
+            }
+            // A day whose stay shows no meal: the pieces cut at the person's own time (`UsualMeal`), or at
+            // the usual one if the stay does not hold that, if not asleep.
+            let own = ownMealStart(meal, shownStarts)
+            for (visit, shownDays) in unshown {
+                let cut = visit.filter {
+                    [own, meal.usual].contains(starts[$0]) && !contexts[$0].isSleep && !shownDays.contains(days.name(of: spans[$0].start))
+                }
+                for sameDay in Dictionary(grouping: cut, by: { days.name(of: spans[$0].start) }).values {
+                    let first = sameDay.first { starts[$0] == own } ?? sameDay[0]
+                    var piece = first
+                    while piece <= visit.upperBound, contexts[piece].stillFirst == contexts[first].stillFirst, !contexts[piece].isSleep,
+                          contexts[piece].startMinute - contexts[first].startMinute < length {
+                        contexts[piece].isMealTime = true
+                        piece += 1
+                    }
                 }
             }
         }
+    }
+
+    /// Meals the phone shows whole (begun by getting up or coming home, ended by getting up) on
+    /// this many days or more give the person's own time for `meal`: their middle start, to the quarter hour.
+    static let fewestMealsShown = 3
+
+    /// The local minute a meal the phone shows nothing of starts at: the person's own time, within
+    /// `UsualMeal.starts` of the usual one, from the starts of the meals shown whole; else the usual one.
+    static func ownMealStart(_ meal: Meal, _ shownStarts: [Double]) -> Double {
+        guard shownStarts.count >= fewestMealsShown else { return meal.usual }
+        let middle = (SleepHabits.quantile(shownStarts, 0.5) / 15).rounded() * 15
+        return min(max(middle, meal.usual + UsualMeal.starts.first!), meal.usual + UsualMeal.starts.last!)
     }
 
     /// Whether the stay at `index` of a visit begins with getting up (or the visit).

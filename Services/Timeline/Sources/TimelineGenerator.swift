@@ -116,16 +116,18 @@ public struct TimelineGenerator: Sendable {
             let bounds = ([stillness.start] + cuts.map(\.at) + [stillness.end]).sorted()
             for (from, to) in zip(bounds, bounds.dropFirst()) { cuts += hours.cuts(start: from, end: to).map { ($0, nil) } }
             let leaves = last + 1 < spans.count && spans[last + 1].activity != .stationary && spans[last + 1].start == stillness.end
+            var beforeMeal: Int64?
             if ending.endsMoving == true || leaves, let cutOff = cuts.map(\.at).max() ?? Optional(stillness.start),
                let meal = meals.cut(start: cutOff, end: stillness.end, leaving: ending.endsMoving != true) {
                 cuts.append((meal, nil))
+                beforeMeal = meal
             }
-            if Self.arrives(spans, at: index), let meal = meals.arrival(start: stillness.start, end: stillness.end), !cuts.contains(where: { $0.at == meal }) {
-                cuts.append((meal, nil))
-            }
-            // Getting up (which may end a meal) shows something of the meal time it falls in.
-            let shown = cuts.filter { $0.endsMoving == true }.map(\.at) + (ending.endsMoving == true ? [stillness.end] : [])
-            let usual = usualMeals.cuts(start: stillness.start, end: stillness.end, signs: shown)
+            let arrival = Self.arrives(spans, at: index) ? meals.arrival(start: stillness.start, end: stillness.end) : nil
+            if let arrival, !cuts.contains(where: { $0.at == arrival }) { cuts.append((arrival, nil)) }
+            // Getting up (which may end a meal) shows something of the meal time it falls in; so does
+            // the meal on coming home. No meal the phone shows nothing of overlaps the one before leaving.
+            let shown = cuts.filter { $0.endsMoving == true }.map(\.at) + (ending.endsMoving == true ? [stillness.end] : []) + (arrival.map { [$0] } ?? [])
+            let usual = usualMeals.cuts(start: stillness.start, end: stillness.end, signs: shown, apart: beforeMeal.map { $0..<stillness.end })
             cuts += usual.filter { at in !cuts.contains { $0.at == at } }.map { ($0, nil) }
             // Breakfast after each sign of getting up in the morning, unless something cuts the piece before its end.
             let begun = (Self.followsMoving(spans, events: events, at: index) ? [stillness.start] : [])

@@ -1,0 +1,43 @@
+import Foundation
+@testable import GuardianTimeline
+import Testing
+
+/// A meal the phone shows nothing of, at the time the person's phone shows their meals at
+/// (`SlotContext.ownMealStart`).
+extension PersonDrawnSlotsTests {
+    /// Four days from Wednesday, the phone on a table at home: up at 07:00, walks about the flat
+    /// at 12:30 and 15:00, in bed at 23:00; on the days in `dinners` (0 the first) also up at
+    /// 19:45 and again at 20:20 (dinner, shown whole).
+    func evenings(dinners: Set<Int>) -> OfflineTimeline.DeviceEvents {
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420)]
+        var now = 420.0
+        for day in 0..<4 {
+            let midnight = Double(day) * 1440
+            let dinner: [Double] = dinners.contains(day) ? [19 * 60 + 45, 20 * 60 + 20] : []
+            for walk: Double in [7 * 60, 12 * 60 + 30, 15 * 60] + dinner + [23 * 60] {
+                pieces += [(.stationary, home, midnight + walk - now), (.walking, home, 2)]
+                now = midnight + walk + 2
+            }
+        }
+        return device(pieces + [(.stationary, home, 4 * 1440 + 420 - now)])
+    }
+
+    @Test("dinner shown at 19:45 on three evenings: the evening that shows none has dinner at 19:45 too; shown on two, at 19:00")
+    func ownDinnerTime() throws {
+        let learned = try OfflineTimeline.days(evenings(dinners: [0, 1, 2]), timeZone: zone)
+        let unseen = try slot(at: "2026-11-21 20:00:00", in: learned)
+        #expect(unseen.category == .food)
+        #expect(unseen.start == utc("2026-11-21 19:45:00"))
+        #expect(unseen.end == utc("2026-11-21 20:20:00"))
+        #expect(try slot(at: "2026-11-21 19:15:00", in: learned).category == .leisure)
+        for day in ["18", "19", "20"] {
+            #expect(abs(try slot(at: "2026-11-\(day) 20:00:00", in: learned).start - utc("2026-11-\(day) 19:47:00")) <= 2 * 60_000)
+        }
+
+        let tooFew = try OfflineTimeline.days(evenings(dinners: [0, 1]), timeZone: zone)
+        let usual = try slot(at: "2026-11-21 19:10:00", in: tooFew)
+        #expect(usual.category == .food)
+        #expect(usual.start == utc("2026-11-21 19:00:00"))
+        #expect(try slot(at: "2026-11-21 20:00:00", in: tooFew).category == .leisure)
+    }
+}
