@@ -13,45 +13,52 @@ extension SlotContext {
         // Local minutes after midnight each stay begins.
         let starts = contexts.map { $0.startMinute.truncatingRemainder(dividingBy: 1440) }
         for meal in meals {
-            var unshown: [(visit: ClosedRange<Int>, days: Set<String>)] = []
-            var shownStarts: [Double] = []
+            // The person's own time for the meal, from the meals shown whole (which need no time to be found).
+            let shownStarts = lodgingVisits.flatMap { visit in
+                bestMeals(meal, in: visit, mealCandidates(meal, in: visit, contexts, spans, usual: meal.usual), contexts, spans, days: days).values
+                    .filter { begunMoving($0, in: visit, spans) }.map { starts[$0] }
+            }
+            let own = ownMealStart(meal, shownStarts)
             for visit in lodgingVisits {
                 let (first, last) = (visit.lowerBound, visit.upperBound)
-                let candidates = mealCandidates(meal, in: visit, contexts, spans)
-                func key(_ index: Int) -> (Int, Double) {
-                    (begunMoving(index, in: visit, spans) ? 0 : 1, abs(contexts[index].startMinute - meal.centre) + abs(contexts[index].minutes - length) + (index == first ? settlingIn : 0))
-                }
-                let byDay = Dictionary(grouping: candidates, by: { days.name(of: spans[$0].start) })
-                for sameDay in byDay.values {
-                    let best = sameDay.min { key($0) < key($1) }!
-                    contexts[best].isMealTime = true
-                    if begunMoving(best, in: visit, spans) { shownStarts.append(starts[best]) }
-                }
+                let candidates = mealCandidates(meal, in: visit, contexts, spans, usual: own)
+                let byDay = bestMeals(meal, in: visit, candidates, contexts, spans, days: days)
+                for best in byDay.values { contexts[best].isMealTime = true }
                 // The meal on coming home at its time (`MealEnd.arrival`), if the visit shows none.
                 if arrivesToMeal(first, last, meal.usual, contexts, spans),
                    !candidates.contains(where: { $0 != first && contexts[$0].startMinute < contexts[first].startMinute + 120 }) {
                     contexts[first].isMealTime = true
                 }
-                unshown.append((visit, Set(byDay.keys)))
-            }
-            // A day whose stay shows no meal: the pieces cut at the person's own time (`UsualMeal`), or at
-            // the usual one if the stay does not hold that, if not asleep.
-            let own = ownMealStart(meal, shownStarts)
-            for (visit, shownDays) in unshown {
+                // A day whose stay shows no meal: the pieces cut at the person's own time (`UsualMeal`), or
+                // at the usual one if the stay does not hold that, if not asleep.
                 let cut = visit.filter {
-                    [own, meal.usual].contains(starts[$0]) && !contexts[$0].isSleep && !shownDays.contains(days.name(of: spans[$0].start))
+                    [own, meal.usual].contains(starts[$0]) && !contexts[$0].isSleep && byDay[days.name(of: spans[$0].start)] == nil
                 }
                 for sameDay in Dictionary(grouping: cut, by: { days.name(of: spans[$0].start) }).values {
-                    let first = sameDay.first { starts[$0] == own } ?? sameDay[0]
-                    var piece = first
-                    while piece <= visit.upperBound, contexts[piece].stillFirst == contexts[first].stillFirst, !contexts[piece].isSleep,
-                          contexts[piece].startMinute - contexts[first].startMinute < length {
+                    let from = sameDay.first { starts[$0] == own } ?? sameDay[0]
+                    var piece = from
+                    while piece <= last, contexts[piece].stillFirst == contexts[from].stillFirst, !contexts[piece].isSleep,
+                          contexts[piece].startMinute - contexts[from].startMinute < length {
                         contexts[piece].isMealTime = true
                         piece += 1
                     }
                 }
             }
         }
+    }
+
+    /// The meal of each day of `visit` among `candidates` (by the day's name): one begun by getting
+    /// up (or coming home) first, then the one nearest the meal's time and a meal's length, a stay begun
+    /// by coming home counted `settlingIn` further off.
+    static func bestMeals(
+        _ meal: Meal, in visit: ClosedRange<Int>, _ candidates: [Int], _ contexts: [SlotContext], _ spans: [SlotSpan], days: LocalDays
+    ) -> [String: Int] {
+        let length = Double(MealEnd.meal / 60_000)
+        func key(_ index: Int) -> (Int, Double) {
+            (begunMoving(index, in: visit, spans) ? 0 : 1,
+             abs(contexts[index].startMinute - meal.centre) + abs(contexts[index].minutes - length) + (index == visit.lowerBound ? settlingIn : 0))
+        }
+        return Dictionary(grouping: candidates, by: { days.name(of: spans[$0].start) }).mapValues { $0.min { key($0) < key($1) }! }
     }
 
     /// Meals the phone shows whole (begun by getting up or coming home, ended by getting up) on
@@ -83,14 +90,14 @@ extension SlotContext {
     }
 
     /// The stays of a visit home (or a night away) that may be `meal`: shaped like one around its
-    /// time (`mealShaped`), begun by getting up or ended by it near the usual start (`MealEnd`),
-    /// and no stay the person gets up from to go to bed.
-    static func mealCandidates(_ meal: Meal, in visit: ClosedRange<Int>, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> [Int] {
+    /// time (`mealShaped`), begun by getting up or ended by it near `usual` (the meal's usual start,
+    /// or the person's own; `MealEnd`), and no stay the person gets up from to go to bed.
+    static func mealCandidates(_ meal: Meal, in visit: ClosedRange<Int>, _ contexts: [SlotContext], _ spans: [SlotSpan], usual: Double) -> [Int] {
         visit.filter {
             let begun = begunMoving($0, in: visit, spans), lastOne = $0 == contexts.count - 1
             return mealShaped($0, in: meal.window, contexts)
                 && (begun || lastOne || !contexts[$0 + 1].isSleep)
-                && (begun || abs(contexts[$0].startMinute - meal.usual) <= oneEndShown)
+                && (begun || abs(contexts[$0].startMinute - usual) <= oneEndShown)
         }
     }
 

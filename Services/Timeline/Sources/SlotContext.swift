@@ -160,8 +160,8 @@ struct SlotContext: Sendable, Hashable {
     ]
 
     /// A meal the phone shows only the end of (getting up, with nothing before it) starts at
-    /// most this many minutes from the usual one: further off, getting up is more likely a walk
-    /// about the flat than the end of a meal.
+    /// most this many minutes from the usual one (or the person's own, `ownMealStart`): further
+    /// off, getting up is more likely a walk about the flat than the end of a meal.
     static let oneEndShown = 45.0
 
     /// Sets each stay's visit length, then the meals of the visits home or to a night away (`markMeals`, `markSnacks`).
