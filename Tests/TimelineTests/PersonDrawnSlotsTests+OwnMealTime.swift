@@ -9,18 +9,10 @@ extension PersonDrawnSlotsTests {
     /// at 12:30 and 15:00, in bed at 23:00; on the days in `dinners` (0 the first) also up at
     /// 19:45 and again at 20:20 (dinner, shown whole); on the last day also at `lastEvening`.
     func evenings(dinners: Set<Int>, lastEvening: [Double] = []) -> OfflineTimeline.DeviceEvents {
-        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420)]
-        var now = 420.0
-        for day in 0..<4 {
-            let midnight = Double(day) * 1440
-            var dinner: [Double] = dinners.contains(day) ? [19 * 60 + 45, 20 * 60 + 20] : []
-            if day == 3 { dinner += lastEvening }
-            for walk: Double in [7 * 60, 12 * 60 + 30, 15 * 60] + dinner + [23 * 60] {
-                pieces += [(.stationary, home, midnight + walk - now), (.walking, home, 2)]
-                now = midnight + walk + 2
-            }
+        daysAtHome { day in
+            let dinner: [Double] = dinners.contains(day) ? [19 * 60 + 45, 20 * 60 + 20] : []
+            return [7 * 60, 12 * 60 + 30, 15 * 60] + dinner + (day == 3 ? lastEvening : [])
         }
-        return device(pieces + [(.stationary, home, 4 * 1440 + 420 - now)])
     }
 
     @Test("dinner shown at 19:45 on three evenings: the evening that shows none has dinner at 19:45 too; shown on two, at 19:00")

@@ -8,17 +8,10 @@ extension PersonDrawnSlotsTests {
     /// at 12:30 and 19:35, and in bed at 23:00; on the days in `snacks` (0 the first) also up at 15:30
     /// and again at 16:05.
     func afternoons(snacks: Set<Int>) -> OfflineTimeline.DeviceEvents {
-        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420)]
-        var now = 420.0
-        for day in 0..<4 {
-            let midnight = Double(day) * 1440
+        daysAtHome { day in
             let snack: [Double] = snacks.contains(day) ? [15 * 60 + 30, 16 * 60 + 5] : []
-            for walk: Double in [7 * 60, 12 * 60 + 30] + snack + [19 * 60 + 35, 23 * 60] {
-                pieces += [(.stationary, home, midnight + walk - now), (.walking, home, 2)]
-                now = midnight + walk + 2
-            }
+            return [7 * 60, 12 * 60 + 30] + snack + [19 * 60 + 35]
         }
-        return device(pieces + [(.stationary, home, 4 * 1440 + 420 - now)])
     }
 
     @Test("up from the sofa at 15:30 and again at 16:05 on most afternoons: a snack, each of those days; on one afternoon of four it is no habit")
