@@ -34,17 +34,20 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-21 20:00:00", in: tooFew).category == .leisure)
     }
 
-    @Test("after dinners shown at 19:45, getting up at 20:32 ends dinner (57 minutes from the usual 19:00, 12 from the person's own)")
-    func ownDinnerEndedByGettingUp() throws {
-        let learned = try OfflineTimeline.days(evenings(dinners: [0, 1, 2], lastEvening: [20 * 60 + 32]), timeZone: zone)
-        let dinner = try slot(at: "2026-11-21 20:10:00", in: learned)
+    /// One walk on the last evening (local minutes: 20:32, 19:40), after dinners shown at 19:45 (`learned`) or
+    /// none: the dinner drawn (start and end, local "HH:mm", ±2 minutes) and a time that is not dinner.
+    @Test("one walk at dinner time with the phone on a table: the dinner it ends or begins, nearest the person's own time once learned", arguments: [
+        (1232.0, true, "19:57", "20:32", "19:30"),  // 12 minutes from the own 19:45 as an end, 57 from the usual 19:00
+        (1232.0, false, "19:00", "19:35", "20:10"),  // a walk about the flat: dinner at the usual time
+        (1180.0, true, "19:42", "20:17", "19:20"),  // begins dinner: 3 minutes from the own time as a start, 40 as an end
+        (1180.0, false, "19:05", "19:40", "19:50"),  // before any dinner is shown, getting up ends one
+    ])
+    func oneWalkAtDinnerTime(walk: Double, learned: Bool, start: String, end: String, notDinner: String) throws {
+        let days = try OfflineTimeline.days(evenings(dinners: learned ? [0, 1, 2] : [], lastEvening: [walk]), timeZone: zone)
+        let (from, to) = (utc("2026-11-21 \(start):00"), utc("2026-11-21 \(end):00"))
+        let dinner = try #require(days.flatMap(\.slots).first { $0.start <= (from + to) / 2 && (from + to) / 2 < $0.end })
         #expect(dinner.category == .food)
-        #expect(abs(dinner.start - utc("2026-11-21 19:57:00")) <= 2 * 60_000)
-        #expect(try slot(at: "2026-11-21 19:30:00", in: learned).category == .leisure)
-
-        // Without dinners seen, the same walk is one about the flat: dinner at the usual 19:00.
-        let unlearned = try OfflineTimeline.days(evenings(dinners: [], lastEvening: [20 * 60 + 32]), timeZone: zone)
-        #expect(try slot(at: "2026-11-21 20:10:00", in: unlearned).category == .leisure)
-        #expect(try slot(at: "2026-11-21 19:10:00", in: unlearned).category == .food)
+        #expect(abs(dinner.start - from) <= 2 * 60_000 && abs(dinner.end - to) <= 2 * 60_000)
+        #expect(try slot(at: "2026-11-21 \(notDinner):00", in: days).category == .leisure)
     }
 }

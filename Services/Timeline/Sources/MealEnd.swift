@@ -3,8 +3,9 @@ import Foundation
 /// Where a long stay that ends with getting up at a meal time splits: the half hour or so
 /// before getting up may be the meal (with the phone on a table, getting up from it is often all
 /// the phone shows of a meal). So does a stay left at a meal time after the meal's usual hour:
-/// someone home through lunch time who goes out at 13:08 had lunch before going. The pieces stay
-/// one stillness: labelling decides whether the last one is a meal (`SlotContext.markVisits`), and
+/// someone home through lunch time who goes out at 13:08 had lunch before going; and a stay begun
+/// by getting up at a meal time, whose first half hour may be the meal (`begun`). The pieces stay
+/// one stillness: labelling decides which of them is a meal (`SlotContext.markMeals`), and
 /// neighbours of one category are published as one slot. Coming home at dinner time, the meal
 /// comes first (`arrival`).
 struct MealEnd: Sendable {
@@ -39,6 +40,23 @@ struct MealEnd: Sendable {
     func cut(start: Int64, end: Int64, leaving: Bool = false) -> Int64? {
         guard end - start >= Self.meal + Self.shortestPiece, let minute = localMinute(end) else { return nil }
         return SlotContext.meals.contains { $0.window.contains(minute) && (!leaving || minute >= $0.usual) } ? end - Self.meal : nil
+    }
+
+    /// The instant to split a stay from `start` (getting up: movement comes before it) to `end`
+    /// at, if a meal begun then would have its middle in a meal window: the meal may be its first
+    /// part (a phone on a table shows getting up to eat as often as getting up from the meal).
+    func begun(start: Int64, end: Int64) -> Int64? {
+        end - start > Self.longestWhole && begunAtMealTime(start) ? start + Self.meal : nil
+    }
+
+    /// A stay no longer than this (a meal out, `SlotContext.longestMealOut`) may be a whole meal:
+    /// getting up at its start does not cut it.
+    static let longestWhole = Int64(SlotContext.longestMealOut * 60_000)
+
+    /// Whether getting up at `start` may begin a meal (`begun`).
+    func begunAtMealTime(_ start: Int64) -> Bool {
+        guard let minute = localMinute(start) else { return false }
+        return SlotContext.meals.contains { $0.window.contains(minute + Double(Self.meal / 120_000)) }
     }
 
     /// Local minutes after midnight at `instant`.

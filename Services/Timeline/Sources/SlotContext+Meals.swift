@@ -12,18 +12,24 @@ extension SlotContext {
         let length = Double(MealEnd.meal / 60_000)
         // Local minutes after midnight each stay begins.
         let starts = contexts.map { $0.startMinute.truncatingRemainder(dividingBy: 1440) }
+        let quiet = phoneAtHome(contexts, spans).quiet
         for meal in meals {
             // The person's own time for the meal, from the meals shown whole (which need no time to be found).
             let shownStarts = lodgingVisits.flatMap { visit in
                 bestMeals(meal, in: visit, mealCandidates(meal, in: visit, contexts, spans, usual: meal.usual), contexts, spans, days: days).values
                     .filter { begunMoving($0, in: visit, spans) }.map { starts[$0] }
             }
+            let learned = shownStarts.count >= fewestMealsShown
             let own = ownMealStart(meal, shownStarts)
             for visit in lodgingVisits {
                 let (first, last) = (visit.lowerBound, visit.upperBound)
-                let candidates = mealCandidates(meal, in: visit, contexts, spans, usual: own)
-                let byDay = bestMeals(meal, in: visit, candidates, contexts, spans, days: days)
-                for best in byDay.values { contexts[best].isMealTime = true }
+                // With a phone on a table, getting up may begin the meal as often as end it: which, the
+                // person's own time tells once it is learned.
+                let candidates = mealCandidates(meal, in: visit, contexts, spans, usual: own, startShown: quiet && learned)
+                let byDay = bestMeals(meal, in: visit, candidates, contexts, spans, days: days, halfShownNear: learned ? own : meal.centre)
+                for best in byDay.values {
+                    for piece in best..<best + (mealBegun(best, in: visit, meal.window, contexts, spans) ?? 1) { contexts[piece].isMealTime = true }
+                }
                 // The meal on coming home at its time (`MealEnd.arrival`), if the visit shows none.
                 if arrivesToMeal(first, last, meal.usual, contexts, spans),
                    !candidates.contains(where: { $0 != first && contexts[$0].startMinute < contexts[first].startMinute + 120 }) {
@@ -47,18 +53,27 @@ extension SlotContext {
         }
     }
 
-    /// The meal of each day of `visit` among `candidates` (by the day's name): one begun by getting
-    /// up (or coming home) first, then the one nearest the meal's time and a meal's length, a stay begun
-    /// by coming home counted `settlingIn` further off.
+    /// The meal of each day of `visit` among `candidates` (by the day's name): one the phone shows
+    /// whole (begun by getting up or coming home, ending its stillness) first, nearest the meal's
+    /// time; else one it shows an end of, nearest `halfShownNear`; each also nearest a meal's length,
+    /// a stay begun by coming home counted `settlingIn` further off.
     static func bestMeals(
-        _ meal: Meal, in visit: ClosedRange<Int>, _ candidates: [Int], _ contexts: [SlotContext], _ spans: [SlotSpan], days: LocalDays
+        _ meal: Meal, in visit: ClosedRange<Int>, _ candidates: [Int], _ contexts: [SlotContext], _ spans: [SlotSpan], days: LocalDays,
+        halfShownNear: Double? = nil
     ) -> [String: Int] {
         let length = Double(MealEnd.meal / 60_000)
         func key(_ index: Int) -> (Int, Double) {
-            (begunMoving(index, in: visit, spans) ? 0 : 1,
-             abs(contexts[index].startMinute - meal.centre) + abs(contexts[index].minutes - length) + (index == visit.lowerBound ? settlingIn : 0))
+            let whole = begunMoving(index, in: visit, spans) && endsStillness(index, contexts)
+            let near = whole ? meal.centre : halfShownNear ?? meal.centre
+            return (whole ? 0 : 1,
+                    abs(contexts[index].startMinute - near) + abs(contexts[index].minutes - length) + (index == visit.lowerBound ? settlingIn : 0))
         }
         return Dictionary(grouping: candidates, by: { days.name(of: spans[$0].start) }).mapValues { $0.min { key($0) < key($1) }! }
+    }
+
+    /// Whether the stay at `index` ends its stillness (getting up, or leaving).
+    static func endsStillness(_ index: Int, _ contexts: [SlotContext]) -> Bool {
+        index == contexts.count - 1 || contexts[index + 1].stillFirst != contexts[index].stillFirst
     }
 
     /// Meals the phone shows whole (begun by getting up or coming home, ended by getting up) on
@@ -86,19 +101,43 @@ extension SlotContext {
     static func mealShaped(_ index: Int, in window: ClosedRange<Double>, _ contexts: [SlotContext]) -> Bool {
         let context = contexts[index]
         return (20...(context.kind == .home ? 55 : longestMealOut)).contains(context.minutes) && window.contains(context.localMiddle)
-            && (index == contexts.count - 1 || contexts[index + 1].stillFirst != context.stillFirst)
+            && endsStillness(index, contexts)
     }
 
     /// The stays of a visit home (or a night away) that may be `meal`: shaped like one around its
     /// time (`mealShaped`), begun by getting up or ended by it near `usual` (the meal's usual start,
-    /// or the person's own; `MealEnd`), and no stay the person gets up from to go to bed.
-    static func mealCandidates(_ meal: Meal, in visit: ClosedRange<Int>, _ contexts: [SlotContext], _ spans: [SlotSpan], usual: Double) -> [Int] {
+    /// or the person's own; `MealEnd`), and no stay the person gets up from to go to bed. With
+    /// `startShown`, also the pieces of a meal's length after getting up near `usual` (`mealBegun`).
+    static func mealCandidates(
+        _ meal: Meal, in visit: ClosedRange<Int>, _ contexts: [SlotContext], _ spans: [SlotSpan], usual: Double, startShown: Bool = false
+    ) -> [Int] {
         visit.filter {
             let begun = begunMoving($0, in: visit, spans), lastOne = $0 == contexts.count - 1
+            if startShown, mealBegun($0, in: visit, meal.window, contexts, spans) != nil {
+                return abs(contexts[$0].startMinute - usual) <= oneEndShown
+            }
             return mealShaped($0, in: meal.window, contexts)
                 && (begun || lastOne || !contexts[$0 + 1].isSleep)
                 && (begun || abs(contexts[$0].startMinute - usual) <= oneEndShown)
         }
+    }
+
+    /// If the stay at `index` begins the pieces `MealEnd.begun` cut after getting up (not by coming
+    /// home) with more of the stillness after them: how many pieces (other cuts may part them) make
+    /// the meal's length, its middle in `window`, none of them or the rest asleep.
+    static func mealBegun(_ index: Int, in visit: ClosedRange<Int>, _ window: ClosedRange<Double>, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Int? {
+        guard index != visit.lowerBound, begunMoving(index, in: visit, spans) else { return nil }
+        let length = Double(MealEnd.meal / 60_000)
+        var minutes = 0.0, last = index
+        while true {
+            guard last < visit.upperBound, !contexts[last].isSleep, contexts[last + 1].stillFirst == contexts[index].stillFirst else { return nil }
+            minutes += contexts[last].minutes
+            if minutes >= length - 1 { break }
+            last += 1
+        }
+        let middle = (contexts[index].startMinute + length / 2).truncatingRemainder(dividingBy: 1440)
+        guard minutes <= length + 1, !contexts[last + 1].isSleep, window.contains(middle) else { return nil }
+        return last - index + 1
     }
 
     /// Whether the visit from `first` to `last` begins with the meal of `usual` start on coming home

@@ -77,7 +77,7 @@ public struct TimelineGenerator: Sendable {
         for index in stride(from: spans.count - 3, through: 0, by: -1) {
             let span = spans[index]
             guard span.start <= until - anchorMargin, !(Self.arrives(spans, at: index) && meals.arrivesAtMealTime(span.start)),
-                  !(span.activity == .stationary && Self.followsMoving(spans, events: events, at: index) && breakfast.isMorning(span.start)),
+                  !(span.activity == .stationary && Self.followsMoving(spans, events: events, at: index) && (breakfast.isMorning(span.start) || meals.begunAtMealTime(span.start))),
                   !Self.continuesStillness(spans, events: events, at: index) else { continue }
             if span.first == 0 { return previous }
             let before = passes.indices.map { segmentation.span(endingBefore: span.first, stage: $0)?.shape }
@@ -122,7 +122,12 @@ public struct TimelineGenerator: Sendable {
                 cuts.append((meal, nil))
                 beforeMeal = meal
             }
-            let arrival = Self.arrives(spans, at: index) ? meals.arrival(start: stillness.start, end: stillness.end) : nil
+            let arrives = Self.arrives(spans, at: index)
+            if !arrives, Self.followsMoving(spans, events: events, at: index), let meal = meals.begun(start: stillness.start, end: stillness.end),
+               !cuts.contains(where: { $0.at == meal }) {
+                cuts.append((meal, nil))
+            }
+            let arrival = arrives ? meals.arrival(start: stillness.start, end: stillness.end) : nil
             if let arrival, !cuts.contains(where: { $0.at == arrival }) { cuts.append((arrival, nil)) }
             // Getting up (which may end a meal) shows something of the meal time it falls in; so does
             // the meal on coming home. No meal the phone shows nothing of overlaps the one before leaving.
