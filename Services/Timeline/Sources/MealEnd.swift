@@ -14,6 +14,7 @@ struct MealEnd: Sendable {
 
     /// How long a meal is taken to last before getting up from it.
     static let meal: Int64 = 35 * 60_000
+    static let mealMinutes = Double(meal / 60_000)
     /// The stay before the meal is at least this long (a shorter stay may be the meal itself).
     static let shortestPiece: Int64 = 30 * 60_000
 
@@ -56,7 +57,7 @@ struct MealEnd: Sendable {
     /// Whether getting up at `start` may begin a meal (`begun`).
     func begunAtMealTime(_ start: Int64) -> Bool {
         guard let minute = localMinute(start) else { return false }
-        return SlotContext.meals.contains { $0.window.contains(minute + Double(Self.meal / 120_000)) }
+        return SlotContext.meals.contains { $0.window.contains(minute + Self.mealMinutes / 2) }
     }
 
     /// Local minutes after midnight at `instant`.

@@ -9,7 +9,6 @@ extension SlotContext {
     static let settlingIn = 15.0
 
     static func markMeals(_ contexts: inout [SlotContext], _ spans: [SlotSpan], lodgingVisits: [ClosedRange<Int>], days: LocalDays) {
-        let length = Double(MealEnd.meal / 60_000)
         // Local minutes after midnight each stay begins.
         let starts = contexts.map { $0.startMinute.truncatingRemainder(dividingBy: 1440) }
         let quiet = phoneAtHome(contexts, spans).quiet
@@ -42,12 +41,7 @@ extension SlotContext {
                 }
                 for sameDay in Dictionary(grouping: cut, by: { days.name(of: spans[$0].start) }).values {
                     let from = sameDay.first { starts[$0] == own } ?? sameDay[0]
-                    var piece = from
-                    while piece <= last, contexts[piece].stillFirst == contexts[from].stillFirst, !contexts[piece].isSleep,
-                          contexts[piece].startMinute - contexts[from].startMinute < length {
-                        contexts[piece].isMealTime = true
-                        piece += 1
-                    }
+                    for piece in from..<from + mealPieces(from: from, through: last, contexts) { contexts[piece].isMealTime = true }
                 }
             }
         }
@@ -61,7 +55,7 @@ extension SlotContext {
         _ meal: Meal, in visit: ClosedRange<Int>, _ candidates: [Int], _ contexts: [SlotContext], _ spans: [SlotSpan], days: LocalDays,
         halfShownNear: Double? = nil
     ) -> [String: Int] {
-        let length = Double(MealEnd.meal / 60_000)
+        let length = MealEnd.mealMinutes
         func key(_ index: Int) -> (Int, Double) {
             let whole = begunMoving(index, in: visit, spans) && endsStillness(index, contexts)
             let near = whole ? meal.centre : halfShownNear ?? meal.centre
@@ -122,22 +116,29 @@ extension SlotContext {
         }
     }
 
+    /// How many pieces of the stillness from `index` (up to `last`) begin within a meal's length of
+    /// it, awake: a meal that other cuts part.
+    static func mealPieces(from index: Int, through last: Int, _ contexts: [SlotContext]) -> Int {
+        let length = MealEnd.mealMinutes
+        var piece = index
+        while piece <= last, contexts[piece].stillFirst == contexts[index].stillFirst, !contexts[piece].isSleep,
+              contexts[piece].startMinute - contexts[index].startMinute < length {
+            piece += 1
+        }
+        return piece - index
+    }
+
     /// If the stay at `index` begins the pieces `MealEnd.begun` cut after getting up (not by coming
-    /// home) with more of the stillness after them: how many pieces (other cuts may part them) make
-    /// the meal's length, its middle in `window`, none of them or the rest asleep.
+    /// home) with more of the stillness after them, awake: how many (`mealPieces`), a meal's length
+    /// with its middle in `window`.
     static func mealBegun(_ index: Int, in visit: ClosedRange<Int>, _ window: ClosedRange<Double>, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Int? {
         guard index != visit.lowerBound, begunMoving(index, in: visit, spans) else { return nil }
-        let length = Double(MealEnd.meal / 60_000)
-        var minutes = 0.0, last = index
-        while true {
-            guard last < visit.upperBound, !contexts[last].isSleep, contexts[last + 1].stillFirst == contexts[index].stillFirst else { return nil }
-            minutes += contexts[last].minutes
-            if minutes >= length - 1 { break }
-            last += 1
-        }
+        let length = MealEnd.mealMinutes, count = mealPieces(from: index, through: visit.upperBound, contexts), after = index + count
+        let minutes = contexts[index..<after].reduce(0) { $0 + $1.minutes }
         let middle = (contexts[index].startMinute + length / 2).truncatingRemainder(dividingBy: 1440)
-        guard minutes <= length + 1, !contexts[last + 1].isSleep, window.contains(middle) else { return nil }
-        return last - index + 1
+        guard count > 0, after <= visit.upperBound, contexts[after].stillFirst == contexts[index].stillFirst, !contexts[after].isSleep,
+              abs(minutes - length) <= 1, window.contains(middle) else { return nil }
+        return count
     }
 
     /// Whether the visit from `first` to `last` begins with the meal of `usual` start on coming home
@@ -145,8 +146,7 @@ extension SlotContext {
     static func arrivesToMeal(_ first: Int, _ last: Int, _ usual: Double, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Bool {
         guard MealEnd.mealsOnArrival.contains(usual), first > 0, first < last, !contexts[first - 1].isStay, !contexts[first].isSleep,
               spans[first - 1].duration >= tripOut, contexts[first + 1].stillFirst == contexts[first].stillFirst else { return false }
-        let meal = Double(MealEnd.meal / 60_000)
-        return abs(contexts[first].minutes - meal) <= 1
+        return abs(contexts[first].minutes - MealEnd.mealMinutes) <= 1
             && MealEnd.arrivals(usual).contains(contexts[first].startMinute)
     }
 }
