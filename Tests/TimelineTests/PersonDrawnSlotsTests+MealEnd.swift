@@ -149,4 +149,23 @@ extension PersonDrawnSlotsTests {
         let beforeLunch = try OfflineTimeline.days(stillMorning(getUp: 11 * 60 + 50, walk: 40), timeZone: zone)
         #expect(try slot(at: "2026-11-18 11:30:00", in: beforeLunch).category != .food)
     }
+
+    @Test("a child up from the table at 18:46 and from the sofa at 20:47 to go to bed: dinner is the stay before 18:46, not the one before bed")
+    func noDinnerBeforeBed() throws {
+        // A carried phone: up every 40 minutes through the day; home from 15:30.
+        var walks = stride(from: 7 * 60 + 40.0, to: 18 * 60, by: 40).map { $0 }
+        walks += [18 * 60 + 20, 18 * 60 + 46, 20 * 60 + 4, 20 * 60 + 47]
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420), (.walking, home, 2)]
+        var now = 422.0
+        for walk in walks {
+            pieces += [(.stationary, home, walk - now), (.walking, home, 2)]
+            now = walk + 2
+        }
+        let days = try OfflineTimeline.days(device(pieces + [(.stationary, home, 1440 + 420 - now)]), timeZone: zone)
+        let dinner = try slot(at: "2026-11-18 18:30:00", in: days)
+        #expect(dinner.category == .food)
+        #expect(abs(dinner.start - utc("2026-11-18 18:22:00")) <= 2 * 60_000)
+        #expect(try slot(at: "2026-11-18 20:20:00", in: days).category == .leisure)
+        #expect(try slot(at: "2026-11-18 21:30:00", in: days).category == .sleep)
+    }
 }

@@ -100,7 +100,8 @@ extension SlotContext {
 
     /// The stays of a visit home (or a night away) that may be `meal`: shaped like one around its
     /// time (`mealShaped`), begun by getting up or ended by it near `usual` (the meal's usual start,
-    /// or the person's own; `MealEnd`), and no stay the person gets up from to go to bed. With
+    /// or the person's own; `MealEnd`), and no stay the person gets up from to go to bed (for the
+    /// night, or for a nap when getting up did not begin it). With
     /// `startShown`, also the pieces of a meal's length after getting up near `usual` (`mealBegun`).
     static func mealCandidates(
         _ meal: Meal, in visit: ClosedRange<Int>, _ contexts: [SlotContext], _ spans: [SlotSpan], usual: Double, startShown: Bool = false
@@ -111,7 +112,7 @@ extension SlotContext {
                 return abs(contexts[$0].startMinute - usual) <= oneEndShown
             }
             return mealShaped($0, in: meal.window, contexts)
-                && (begun || lastOne || !contexts[$0 + 1].isSleep)
+                && (lastOne || !contexts[$0 + 1].isSleep || begun && !contexts[$0 + 1].isNightRest)
                 && (begun || abs(contexts[$0].startMinute - usual) <= oneEndShown)
         }
     }
