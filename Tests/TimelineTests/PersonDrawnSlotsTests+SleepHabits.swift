@@ -309,4 +309,19 @@ extension PersonDrawnSlotsTests {
         // A night the data stopped in (no end seen) says nothing of when it began.
         #expect(SleepHabits([night(1410, 420), night(1400, 430), night(1420, 410), night(1500, nil)], dayOff: false).bedtime == 1420)
     }
+
+    @Test("home from a bar at 00:10 and to bed at 00:21: the eleven minutes up are the evening's end, the night begins at the walk to bed")
+    func homeLateThenBed() throws {
+        let bar = GeoPoint(lat: 52.5100, lon: 13.4050)
+        let days = try OfflineTimeline.days(device([
+            (.stationary, home, 420), (.walking, home, 2), (.stationary, home, 758), (.walking, home, 2), (.stationary, home, 78),
+            (.walking, home, 2), (.cycling, home, 16), (.walking, bar, 2), (.stationary, bar, 150), (.walking, bar, 2), (.cycling, bar, 16),
+            (.walking, home, 2), (.stationary, home, 11), (.walking, home, 2), (.stationary, home, 467), (.walking, home, 2),
+        ]), timeZone: zone)
+        let up = try slot(at: "2026-11-19 00:15:00", in: days)
+        #expect(up.category == .leisure)
+        let night = try slot(at: "2026-11-19 02:00:00", in: days)
+        #expect(night.category == .sleep)
+        #expect(abs(night.start - utc("2026-11-19 00:23:00")) <= 2 * 60_000)
+    }
 }

@@ -329,7 +329,10 @@ struct SlotContext: Sendable, Hashable {
                     contexts[index].isSleep = lateNight
                     continue
                 }
-                contexts[index].isSleep = !risen && ((still >= 135 && (before || after) && !evening && !afternoon)
+                // Home from a trip out, up a while before a walk to bed: that walk begins the night.
+                let homeLate = after && !before && first > 0 && !contexts[first - 1].isStay && !spans[first - 1].slot.isGap
+                    && still < 60 && spans[last].slot.endsMoving == true
+                contexts[index].isSleep = !risen && !homeLate && ((still >= 135 && (before || after) && !evening && !afternoon)
                     || (middle < 5 * 60 && (still >= 60 || before || after)) || lateNight)
             }
         }
