@@ -50,4 +50,41 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 12:00:00", in: days).category == .work)
         #expect(try slot(at: "2026-11-19 12:00:00", in: days).category == .leisure)
     }
+
+    /// Wednesday to Monday at home, the phone on a table: up at 07:00 (420), lunch from 12:30 to
+    /// 13:10, dinner from 19:00 to 19:35; up from the desk at 17:40, but on Thursday at 17:32; and
+    /// on the days in `desk` (0 the first) also sitting down at the desk at 08:30 (a walk from 08:28).
+    func weekAtHome(desk: Set<Int>) -> OfflineTimeline.DeviceEvents {
+        daysAtHome(6) { day in
+            let upFromDesk: Double = day == 1 ? 1052 : 1060
+            let sitDown: [Double] = desk.contains(day) ? [508] : []
+            return [420] + sitDown + [750, 790, upFromDesk, 1140, 1175]
+        }
+    }
+
+    @Test("working at home: from sitting down at the desk at 08:30 to getting up at 17:32; at 08:30 on a day that shows no start, once three days showed it")
+    func ownWorkStart() throws {
+        let days = try OfflineTimeline.days(weekAtHome(desk: [0, 1, 2]), timeZone: zone)
+        for day in ["18", "19", "20"] {
+            let work = try slot(at: "2026-11-\(day) 08:40:00", in: days)
+            #expect(work.category == .work)
+            #expect(work.start == utc("2026-11-\(day) 08:30:00"))
+        }
+        // Monday shows no start: the person's own, to the quarter hour.
+        let monday = try slot(at: "2026-11-23 08:40:00", in: days)
+        #expect(monday.category == .work)
+        #expect(monday.start == utc("2026-11-23 08:30:00"))
+        #expect(try slot(at: "2026-11-23 08:20:00", in: days).category == .leisure)
+        // Up from the desk at 17:32 ends the working day there; at 17:40, working hours end at 17:00.
+        let thursday = try slot(at: "2026-11-19 17:10:00", in: days)
+        #expect(thursday.category == .work)
+        #expect(abs(thursday.end - utc("2026-11-19 17:32:00")) <= 2 * 60_000)
+        #expect(try slot(at: "2026-11-20 17:10:00", in: days).category == .leisure)
+
+        let tooFew = try OfflineTimeline.days(weekAtHome(desk: [0, 1]), timeZone: zone)
+        #expect(try slot(at: "2026-11-23 08:40:00", in: tooFew).category == .leisure)
+        let usual = try slot(at: "2026-11-23 09:10:00", in: tooFew)
+        #expect(usual.category == .work)
+        #expect(usual.start == utc("2026-11-23 09:00:00"))
+    }
 }

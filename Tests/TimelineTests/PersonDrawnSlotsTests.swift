@@ -34,20 +34,20 @@ struct PersonDrawnSlotsTests {
         return events
     }
 
-    /// Four days from Wednesday with the phone on a table at home all the time: still from
+    /// `count` days from Wednesday with the phone on a table at home all the time: still from
     /// midnight, up for a two-minute walk at each of `walks(day)` (local minutes, 0 the first
-    /// day), and asleep from 23:00 until 07:00 the morning after the fourth day.
-    func daysAtHome(walks: (Int) -> [Double]) -> OfflineTimeline.DeviceEvents {
+    /// day), and asleep from 23:00 until 07:00 the morning after the last day.
+    func daysAtHome(_ count: Int = 4, walks: (Int) -> [Double]) -> OfflineTimeline.DeviceEvents {
         var pieces: [(MotionActivity, GeoPoint, Double)] = []
         var now = 0.0
-        for day in 0..<4 {
+        for day in 0..<count {
             let midnight = Double(day) * 1440
             for walk in walks(day) + [23 * 60] {
                 pieces += [(.stationary, home, midnight + walk - now), (.walking, home, 2)]
                 now = midnight + walk + 2
             }
         }
-        return device(pieces + [(.stationary, home, 4 * 1440 + 420 - now)])
+        return device(pieces + [(.stationary, home, Double(count) * 1440 + 420 - now)])
     }
 
     func slot(at text: String, in days: [DayTimeline]) throws -> DayTimeline.Slot {

@@ -114,7 +114,13 @@ public struct TimelineGenerator: Sendable {
             let ending = Self.slot(spans[last], events: events)
             var cuts = split.cuts(events[stillness.first...stillness.last], start: stillness.start, end: stillness.end, signs: signs, open: last == spans.count - 1)
             let bounds = ([stillness.start] + cuts.map(\.at) + [stillness.end]).sorted()
-            for (from, to) in zip(bounds, bounds.dropFirst()) { cuts += hours.cuts(start: from, end: to).map { ($0, nil) } }
+            // The usual working hours cut first (the meal before getting up is looked for after
+            // them); the quarter hours a person's own working day may start at, last.
+            var ownHours: [Int64] = []
+            for (from, to) in zip(bounds, bounds.dropFirst()) {
+                cuts += hours.cuts(start: from, end: to, at: [WorkingHours.start, WorkingHours.end]).map { ($0, nil) }
+                ownHours += hours.cuts(start: from, end: to)
+            }
             let leaves = last + 1 < spans.count && spans[last + 1].activity != .stationary && spans[last + 1].start == stillness.end
             var beforeMeal: Int64?
             if ending.endsMoving == true || leaves, let cutOff = cuts.map(\.at).max() ?? Optional(stillness.start),
@@ -142,6 +148,7 @@ public struct TimelineGenerator: Sendable {
                 let to = pieceBounds.first { $0 > from } ?? stillness.end
                 if let meal = breakfast.cut(start: from, end: to) { cuts.append((meal, nil)) }
             }
+            cuts += ownHours.filter { at in !cuts.contains { $0.at == at } }.map { ($0, nil) }
             cuts.sort { $0.at < $1.at }
             for member in index...last {
                 var slot = member == last ? ending : Self.slot(spans[member], events: events)
