@@ -128,6 +128,27 @@ struct LocalDays {
         return Double(((instant + offset) % 86_400_000 + 86_400_000) % 86_400_000) / 60_000
     }
 
+    /// The local midnights from the one before `start` to the last before `end`, as read on a
+    /// local clock (milliseconds since 1970-01-01 00:00 local), each with its weekday (0 = Monday).
+    func clockMidnights(from start: Int64, to end: Int64) -> [(midnight: Int64, weekday: Int)] {
+        let day: Int64 = 86_400_000
+        let local = start + Int64(calendar.timeZone.secondsFromGMT(for: Date(milliseconds: start))) * 1000
+        var midnights: [(Int64, Int)] = []
+        var midnight = local - (local % day + day) % day
+        // 1970-01-01 was a Thursday.
+        while instant(minute: 0, clockMidnight: midnight) < end {
+            midnights.append((midnight, Int((midnight / day + 3) % 7 + 7) % 7))
+            midnight += day
+        }
+        return midnights
+    }
+
+    /// The instant of local `minute` after the midnight that reads `clockMidnight` (`clockMidnights`).
+    func instant(minute: Double, clockMidnight: Int64) -> Int64 {
+        let clock = clockMidnight + Int64(minute * 60_000)
+        return clock - Int64(calendar.timeZone.secondsFromGMT(for: Date(milliseconds: clock))) * 1000
+    }
+
     /// 0 = Monday … 6 = Sunday.
     func weekday(of instant: Int64) -> Int {
         (calendar.component(.weekday, from: Date(milliseconds: instant)) + 5) % 7

@@ -27,27 +27,17 @@ struct UsualMeal: Sendable {
     /// `apart` (the piece that may be the meal before getting up or leaving, `MealEnd`).
     func cuts(start: Int64, end: Int64, signs: [Int64] = [], apart: Range<Int64>? = nil) -> [Int64] {
         guard let days, end - start >= MealEnd.meal + 2 * Self.margin else { return [] }
-        let zone = days.calendar.timeZone
-        // The instant of local `minute` on the day whose local midnight reads `midnight` (ms).
-        func instant(_ midnight: Int64, _ minute: Double) -> Int64 {
-            let clock = midnight + Int64(minute * 60_000)
-            return clock - Int64(zone.secondsFromGMT(for: Date(milliseconds: clock))) * 1000
-        }
-        let day: Int64 = 86_400_000
-        let local = start + Int64(zone.secondsFromGMT(for: Date(milliseconds: start))) * 1000
         var cuts: [Int64] = []
-        var midnight = local - local % day
-        while instant(midnight, 0) < end {
+        for (midnight, _) in days.clockMidnights(from: start, to: end) {
             for meal in SlotContext.meals {
                 for offset in Self.starts {
-                    let from = instant(midnight, meal.usual + offset), to = from + MealEnd.meal
+                    let from = days.instant(minute: meal.usual + offset, clockMidnight: midnight), to = from + MealEnd.meal
                     let window = from - Self.shown...to + Self.shown
                     guard from - start >= Self.margin, end - to >= Self.margin, !signs.contains(where: window.contains),
                           !(apart?.overlaps(from..<to) ?? false) else { continue }
                     cuts += [from, to]
                 }
             }
-            midnight += day
         }
         return Array(Set(cuts)).sorted()
     }

@@ -22,18 +22,11 @@ struct WorkingHours: Sendable {
     func cuts(start: Int64, end: Int64, at minutes: [Double] = Self.starts + [Self.end]) -> [Int64] {
         guard let days, end - start >= 2 * Self.shortestPiece else { return [] }
         var cuts: [Int64] = []
-        var day = days.calendar.startOfDay(for: Date(milliseconds: start))
-        while day.milliseconds < end {
-            if days.weekday(of: day.milliseconds + 12 * 3_600_000) < 5 {
-                for minute in minutes.sorted() {
-                    guard let cut = days.calendar.date(bySettingHour: Int(minute) / 60, minute: Int(minute) % 60, second: 0, of: day)?.milliseconds,
-                          cut - start >= Self.shortestPiece, end - cut >= Self.shortestPiece
-                    else { continue }
-                    cuts.append(cut)
-                }
+        for (midnight, weekday) in days.clockMidnights(from: start, to: end) where weekday < 5 {
+            for minute in minutes.sorted() {
+                let cut = days.instant(minute: minute, clockMidnight: midnight)
+                if cut - start >= Self.shortestPiece, end - cut >= Self.shortestPiece { cuts.append(cut) }
             }
-            guard let next = days.calendar.date(byAdding: .day, value: 1, to: day) else { break }
-            day = next
         }
         return cuts
     }
