@@ -63,12 +63,17 @@ extension SlotContext {
         // The stillness may have begun the night before (a phone on a table all night).
         let start = context.stillStart, end = (start + context.stillMinutes).truncatingRemainder(dividingBy: 1440)
         let settled = Double(WorkingHours.shortestPiece / 60_000)
-        let satDown = first > 0 && !spans[first - 1].slot.isGap && (spans[first - 1].slot.endsMoving == true || !contexts[first - 1].isStay)
         let gotUp = spans[last].slot.endsMoving == true || (last + 1 < contexts.count && !contexts[last + 1].isStay)
-        return (satDown && (hours.lowerBound - deskMargin..<hours.lowerBound).contains(start)
+        return (satDown(first, contexts, spans) && (hours.lowerBound - deskMargin..<hours.lowerBound).contains(start)
                 && start + context.stillMinutes > hours.lowerBound + settled && context.middle < hours.lowerBound)
             || (gotUp && (hours.upperBound...hours.upperBound + deskMargin).contains(end)
                 && context.stillMinutes > end - hours.upperBound + settled && context.middle >= hours.upperBound)
+    }
+
+    /// Whether the stillness from `first` begins with sitting down: after a walk about the place or
+    /// on coming in.
+    static func satDown(_ first: Int, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Bool {
+        first > 0 && !spans[first - 1].slot.isGap && (spans[first - 1].slot.endsMoving == true || !contexts[first - 1].isStay)
     }
 
     /// Working days whose start (sitting down, `atDesk`) the phone shows on this many days or more
@@ -83,9 +88,8 @@ extension SlotContext {
     static func ownWorkStart(_ contexts: [SlotContext], _ spans: [SlotSpan], workdays: Set<String>, days: LocalDays) -> Double {
         var shown: [String: Double] = [:]
         let mayStart = WorkingHours.starts.first! - deskMargin...WorkingHours.starts.last! + deskMargin
-        for index in contexts.indices.dropFirst() where contexts[index].stillFirst == index && contexts[index].kind == .home
-            && !contexts[index].isSleep && contexts[index].stillMinutes >= 60 && mayStart.contains(contexts[index].stillStart)
-            && !spans[index - 1].slot.isGap && (spans[index - 1].slot.endsMoving == true || !contexts[index - 1].isStay) {
+        for index in contexts.indices where contexts[index].stillFirst == index && contexts[index].kind == .home && !contexts[index].isSleep
+            && contexts[index].stillMinutes >= 60 && mayStart.contains(contexts[index].stillStart) && satDown(index, contexts, spans) {
             let date = days.name(of: spans[index].start)
             if workdays.contains(date), shown[date] == nil { shown[date] = contexts[index].stillStart }
         }
