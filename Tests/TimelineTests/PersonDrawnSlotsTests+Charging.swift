@@ -111,3 +111,24 @@ extension PersonDrawnSlotsTests {
         #expect(state.slots.contains { $0.start == utc("2026-11-18 23:00:00") })
     }
 }
+
+extension PersonDrawnSlotsTests {
+    @Test("a still hour after midnight ended by plugging in the charger at 01:18 is the evening's end, not the night: the night begins with the walk to bed")
+    func upUntilTheCharger() throws {
+        // A first day: home at 16:00, walks at 22:05 and 00:07, the charger on at 01:18 with a walk to bed, up at 08:30.
+        var events = device([
+            (.stationary, home, 420), (.walking, home, 2), (.automotive, home, 25), (.walking, office, 3), (.stationary, office, 480),
+            (.walking, office, 3), (.automotive, office, 25), (.walking, home, 2), (.stationary, home, 363), (.walking, home, 2),
+            (.stationary, home, 120), (.walking, home, 2), (.stationary, home, 71), (.walking, home, 2), (.stationary, home, 430),
+            (.walking, home, 2), (.stationary, home, 60),
+        ])
+        events.charges = [
+            ChargeEvent(timestamp: utc("2026-11-18 12:00:00"), charging: false), ChargeEvent(timestamp: utc("2026-11-19 01:18:00"), charging: true),
+            ChargeEvent(timestamp: utc("2026-11-19 08:30:00"), charging: false),
+        ]
+        let days = try OfflineTimeline.days(events, timeZone: zone)
+        #expect(try slot(at: "2026-11-19 00:40:00", in: days).category != .sleep)
+        let night = try slot(at: "2026-11-19 03:00:00", in: days)
+        #expect(night.category == .sleep && night.start == utc("2026-11-19 01:20:00"), "\(night)")
+    }
+}

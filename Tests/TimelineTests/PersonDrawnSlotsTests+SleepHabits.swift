@@ -287,7 +287,7 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-21 10:00:00", in: days).category != .sleep)
     }
 
-    @Test("hours are learned per kind of day once three nights are seen, from all nights before; irregular times of getting up are no habit, irregular bedtimes a late one")
+    @Test("hours are learned per kind of day once three nights are seen, from all nights before; irregular times of getting up are no habit, irregular bedtimes a late one, steady ones the middle one")
     func habits() {
         func night(_ start: Double?, _ end: Double?, dayOff: Bool = false) -> SleepHabits.Night { SleepHabits.Night(start: start, end: end, dayOff: dayOff) }
         let twoNights = SleepHabits([night(1410, 420), night(1400, 430)], dayOff: false)
@@ -307,7 +307,9 @@ extension PersonDrawnSlotsTests {
         #expect(!SleepHabits.regular(student.compactMap(\.start)))
         #expect(late.bedtime == 1560 && late.bedtimeMargin == SleepHabits.learnedMargin)
         // A night the data stopped in (no end seen) says nothing of when it began.
-        #expect(SleepHabits([night(1410, 420), night(1400, 430), night(1420, 410), night(1500, nil)], dayOff: false).bedtime == 1420)
+        #expect(SleepHabits([night(1380, 420), night(1420, 430), night(1450, 410), night(1500, nil)], dayOff: false).bedtime == 1450)
+        // Bedtimes kept to within 20 minutes are going to bed itself: the middle one.
+        #expect(SleepHabits([night(1410, 420), night(1400, 430), night(1420, 410)], dayOff: false).bedtime == 1410)
     }
 
     @Test("home from a bar at 00:10 and to bed at 00:21: the eleven minutes up are the evening's end, the night begins at the walk to bed")
@@ -323,5 +325,54 @@ extension PersonDrawnSlotsTests {
         let night = try slot(at: "2026-11-19 02:00:00", in: days)
         #expect(night.category == .sleep)
         #expect(abs(night.start - utc("2026-11-19 00:23:00")) <= 2 * 60_000)
+    }
+
+    @Test("with a carried phone, a walk at 01:02 after 45 minutes still is going to bed; on a table, the walk at 00:15 before them is")
+    func carriedPhoneLateToBed() throws {
+        /// Wednesday at home: up at 08:00, walks about the flat every 40 minutes (carried) or at
+        /// 12:00 and 18:00 only (on a table), walks at 00:15 and 01:02, then still until 08:00.
+        func night(carried: Bool) throws -> [DayTimeline] {
+            var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 480)]
+            let awake = carried ? Array(repeating: 38.0, count: 24) + [13] : [238, 358, 373]
+            for minutes in awake { pieces += [(.walking, home, 2), (.stationary, home, minutes)] }
+            pieces += [(.walking, home, 2), (.stationary, home, 45), (.walking, home, 2), (.stationary, home, 416), (.walking, home, 2), (.stationary, home, 60)]
+            return try OfflineTimeline.days(device(pieces), timeZone: zone)
+        }
+        let carried = try night(carried: true)
+        #expect(try slot(at: "2026-11-19 00:40:00", in: carried).category != .sleep)
+        let bedtime = try slot(at: "2026-11-19 03:00:00", in: carried)
+        #expect(bedtime.category == .sleep && bedtime.start == utc("2026-11-19 01:04:00"), "\(bedtime)")
+        #expect(try slot(at: "2026-11-19 00:40:00", in: night(carried: false)).category == .sleep)
+    }
+
+    @Test("a phone on a table whose last walks before the night keep to 22:15-22:30 shows going to bed: a walk at 22:20 begins the night, though two nights ended at 23:20")
+    func steadyBedtimeOnATable() throws {
+        // From Monday: up at 07:00 each day, the phone on a table but for walks at 07:00, 12:30 and the bedtime walk.
+        let bedtimes: [Double] = [1335, 1340, 1400, 1345, 1340, 1350, 1345, 1405, 1340, 1340]
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420)]
+        for bedtime in bedtimes {
+            pieces += [(.walking, home, 2), (.stationary, home, 328), (.walking, home, 2), (.stationary, home, bedtime - 752), (.walking, home, 2), (.stationary, home, 1858 - bedtime)]
+        }
+        pieces += [(.walking, home, 2), (.stationary, home, 60)]
+        let days = try OfflineTimeline.days(device(pieces, from: "2026-11-16 00:00:00"), timeZone: zone)
+        // The last evening: to bed at 22:22 after the walk.
+        let night = try slot(at: "2026-11-25 23:00:00", in: days)
+        #expect(night.category == .sleep && night.start == utc("2026-11-25 22:22:00"), "\(night)")
+        #expect(try slot(at: "2026-11-25 22:10:00", in: days).category != .sleep)
+    }
+
+    @Test("a person up at 09:30 every day sleeps on after a walk at 07:07 on a Saturday: two still hours then are more of the night")
+    func lieInAfterAWalk() throws {
+        // Wednesday to Friday: up at 09:30, walks every hour (a carried phone), to bed at 23:30. Saturday: a walk at 07:07, still until 09:07.
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 570)]
+        for day in 0..<3 {
+            for _ in 0..<14 { pieces += [(.walking, home, 2), (.stationary, home, 58)] }
+            pieces += [(.walking, home, 2), (.stationary, home, day < 2 ? 598 : 455)]
+        }
+        pieces += [(.walking, home, 2), (.stationary, home, 118)]
+        for _ in 0..<4 { pieces += [(.walking, home, 2), (.stationary, home, 58)] }
+        let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        #expect(try slot(at: "2026-11-21 08:30:00", in: days).category == .sleep)
+        #expect(try slot(at: "2026-11-21 09:30:00", in: days).category != .sleep)
     }
 }

@@ -34,6 +34,9 @@ struct SleepHabits: Sendable, Hashable {
     static let share = 0.9
     /// The same for a carried phone, whose last and first walks are the nights' ends: the middle of them.
     static let carriedShare = 0.5
+    /// Bedtimes seen that vary less than this (minutes, the middle half of them) are shown by the
+    /// walk to bed itself, on a table too (a retiree in bed by 22:30): the middle of them is taken.
+    static let steadyBedtimes = 20.0
 
     init(bedtime: Double, wakeUp: Double, bedtimeMargin: Double = learnedMargin, wakeUpMargin: Double = learnedMargin) {
         self.bedtime = bedtime
@@ -52,7 +55,9 @@ struct SleepHabits: Sendable, Hashable {
         // Bedtimes of nights seen whole: one cut short by missing data may have begun anywhere.
         let bedtimes = pick { $0.end == nil ? nil : $0.start }, wakeUps = pick(\.end)
         if bedtimes.count >= Self.fewestNights {
-            bedtime = Self.quantile(bedtimes, share)
+            // Bedtimes kept to within `steadyBedtimes` are going to bed itself: the middle one.
+            let steady = Self.quantile(bedtimes, 0.75) - Self.quantile(bedtimes, 0.25) <= Self.steadyBedtimes
+            bedtime = Self.quantile(bedtimes, steady ? min(share, Self.carriedShare) : share)
         } else {
             (bedtime, bedtimeMargin) = (Self.usual.bedtime, Self.usual.bedtimeMargin)
         }

@@ -90,7 +90,9 @@ extension SlotContext {
     /// Marks as awake the quarter hours of each night before the usual bedtime, when the
     /// stillness began well before it, and after the usual time of getting up, when it ends well
     /// after it (not with the data: the person may still be asleep). Well: by the habits' margins.
-    static func markSleepHabits(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
+    /// Returns the habits, of working days and of days off.
+    @discardableResult
+    static func markSleepHabits(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) -> [SleepHabits] {
         let nights = nights(contexts, spans)
         let nightsSeen = nights.map { seen($0, contexts, spans) }
         let (quiet, carried) = phoneAtHome(contexts, spans)
@@ -138,6 +140,7 @@ extension SlotContext {
                 if beforeBed || afterRising || readying || walkedUp { (contexts[member].isSleep, contexts[member].isNightRest, contexts[member].isUp) = (false, false, true) }
             }
         }
+        return habits
     }
 
     /// Signs of movement an hour at home from which the phone is taken to be carried: getting up

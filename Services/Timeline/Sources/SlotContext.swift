@@ -267,9 +267,9 @@ struct SlotContext: Sendable, Hashable {
         // Then the stays next to a rest; once more after the person's habits have set the nights' ends.
         let rests = contexts.map(\.isSleep)
         markNextToRests(&contexts, spans)
-        markSleepHabits(&contexts, spans)
+        let habits = markSleepHabits(&contexts, spans)
         for index in contexts.indices where !rests[index] && !contexts[index].isUp { contexts[index].isSleep = false }
-        markNextToRests(&contexts, spans)
+        markNextToRests(&contexts, spans, habits: habits)
         markNapsBeforeNights(&contexts, spans)
     }
 
@@ -301,17 +301,22 @@ struct SlotContext: Sendable, Hashable {
 
     /// Marks the stays at home next to a rest that belong to it (judged as whole stillnesses: a
     /// stillness cut at working hours is one), but for the quarter hours the person is up (`isUp`);
-    /// away, an hour or more still after a walk in a night there, mostly before the usual hour of getting up.
-    static func markNextToRests(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
+    /// away, an hour or more still after a walk in a night there, mostly before the usual hour of
+    /// getting up (or the person's own, from `habits` for working days and days off, when later).
+    static func markNextToRests(_ contexts: inout [SlotContext], _ spans: [SlotSpan], habits: [SleepHabits]? = nil) {
+        let carried = phoneAtHome(contexts, spans).carried
         for _ in 0..<2 {
             for index in contexts.indices where contexts[index].isStay && [.home, .other].contains(contexts[index].kind) && !contexts[index].isSleep
                 && !contexts[index].isUp {
                 let first = contexts[index].stillFirst
                 var last = index
                 while last + 1 < contexts.count && contexts[last + 1].stillFirst == first { last += 1 }
+                let restEnds = first > 0 && !spans[first - 1].slot.isGap && contexts[first - 1].isSleep
+                let restFollows = last + 1 < contexts.count && !spans[last + 1].slot.isGap && contexts[last + 1].isSleep
                 // Not across the charger plugged in or out: the night begins or ends there for certain.
-                let before = first > 0 && !spans[first - 1].slot.isGap && contexts[first - 1].isSleep && spans[first - 1].slot.endsAtCharger != true
-                let after = last + 1 < contexts.count && !spans[last + 1].slot.isGap && contexts[last + 1].isSleep && spans[last].slot.endsAtCharger != true
+                let before = restEnds && spans[first - 1].slot.endsAtCharger != true
+                let after = restFollows && spans[last].slot.endsAtCharger != true
+                let byCharger = restEnds != before || restFollows != after
                 let context = contexts[first], still = context.stillMinutes
                 let middle = (context.stillStart + still / 2).truncatingRemainder(dividingBy: 1440)
                 let evening = after && !before && context.isEvening
@@ -322,8 +327,10 @@ struct SlotContext: Sendable, Hashable {
                 let risen = before && !after && context.weekday < 5 && (6 * 60..<12 * 60).contains(context.stillStart)
                     && restBefore(first, contexts, spans) >= wholeNight
                 // Otherwise an hour still after a walk in the night is more of it while mostly before
-                // the usual time of getting up; after it, the walk was getting up.
-                let lateNight = still >= 60 && before && middle < SleepHabits.usual.wakeUp
+                // the usual time of getting up, or the person's own on such a day when later (a
+                // Saturday's lie-in); after it, the walk was getting up.
+                let ownWakeUp = habits?[context.weekday >= 5 ? 1 : 0].wakeUp ?? SleepHabits.usual.wakeUp
+                let lateNight = still >= 60 && before && middle < max(ownWakeUp, SleepHabits.usual.wakeUp)
                 // Away (a hotel), only that: an evening out or a bar is no night's edge.
                 guard context.kind == .home else {
                     contexts[index].isSleep = lateNight
@@ -332,8 +339,12 @@ struct SlotContext: Sendable, Hashable {
                 // Home from a trip out, up a while before a walk to bed: that walk begins the night.
                 let homeLate = after && !before && first > 0 && !contexts[first - 1].isStay && !spans[first - 1].slot.isGap
                     && still < 60 && spans[last].slot.endsMoving == true
+                // In the small hours, a stillness next to the night is more of it, but for one the
+                // charger bounds (up until plugging it in) and, with a carried phone, under an hour
+                // before it (its walk into the night is going to bed).
+                let smallHours = middle < 5 * 60 && !byCharger && (still >= 60 || before || after && !carried)
                 contexts[index].isSleep = !risen && !homeLate && ((still >= 135 && (before || after) && !evening && !afternoon)
-                    || (middle < 5 * 60 && (still >= 60 || before || after)) || lateNight)
+                    || smallHours || lateNight)
             }
         }
     }
