@@ -157,6 +157,20 @@ struct PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-19 03:00:00", in: days).category == .sleep)
     }
 
+    @Test("arriving at a hotel at 18:58: the first stay is checking in, dinner the stay after the walk at 19:44")
+    func checkingInBeforeDinner() throws {
+        let days = try OfflineTimeline.days(device([
+            (.stationary, home, 450), (.walking, home, 2), (.stationary, home, 560), (.walking, home, 3), (.automotive, home, 120),
+            (.walking, hotel, 3), (.stationary, hotel, 46), (.walking, hotel, 2), (.stationary, hotel, 57), (.walking, hotel, 2),
+            (.stationary, hotel, 645), (.walking, hotel, 20), (.stationary, GeoPoint(lat: 51.5150, lon: -0.1278), 240),
+        ]), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 19:20:00", in: days).category != .food)
+        let dinner = try slot(at: "2026-11-18 20:15:00", in: days)
+        #expect(dinner.category == .food && dinner.start == utc("2026-11-18 19:46:00"))
+        #expect(abs(dinner.end - utc("2026-11-18 20:43:00")) <= 3 * 60_000)
+        #expect(try slot(at: "2026-11-19 03:00:00", in: days).category == .sleep)
+    }
+
     @Test("the evaluation scores first days and first three days without history, side by side")
     func coldStart() throws {
         let data = LabelledDays(people: SyntheticPerson.Routine.allCases.count, days: 4, seed: 5, routines: SyntheticPerson.Routine.allCases)

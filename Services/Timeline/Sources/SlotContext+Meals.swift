@@ -7,6 +7,8 @@ extension SlotContext {
     /// A stay begun by coming home counts this many minutes further from the meal's time than one
     /// begun by getting up at home: most people settle in (or cook) before they eat.
     static let settlingIn = 15.0
+    /// The same for a stay begun by arriving at a lodging: checking in and unpacking take longer.
+    static let checkingIn = 45.0
 
     static func markMeals(_ contexts: inout [SlotContext], _ spans: [SlotSpan], lodgingVisits: [ClosedRange<Int>], days: LocalDays) {
         // Local minutes after midnight each stay begins.
@@ -50,7 +52,7 @@ extension SlotContext {
     /// The meal of each day of `visit` among `candidates` (by the day's name): one the phone shows
     /// whole (begun by getting up or coming home, ending its stillness) first, nearest the meal's
     /// time; else one it shows an end of, nearest `halfShownNear`; each also nearest a meal's length,
-    /// a stay begun by coming home counted `settlingIn` further off.
+    /// a stay begun by coming home counted `settlingIn` further off (by arriving at a lodging, `checkingIn`).
     static func bestMeals(
         _ meal: Meal, in visit: ClosedRange<Int>, _ candidates: [Int], _ contexts: [SlotContext], _ spans: [SlotSpan], days: LocalDays,
         halfShownNear: Double? = nil
@@ -59,8 +61,8 @@ extension SlotContext {
         func key(_ index: Int) -> (Int, Double) {
             let whole = begunMoving(index, in: visit, spans) && endsStillness(index, contexts)
             let near = whole ? meal.centre : halfShownNear ?? meal.centre
-            return (whole ? 0 : 1,
-                    abs(contexts[index].startMinute - near) + abs(contexts[index].minutes - length) + (index == visit.lowerBound ? settlingIn : 0))
+            let arriving = index != visit.lowerBound ? 0 : contexts[index].kind == .home ? settlingIn : checkingIn
+            return (whole ? 0 : 1, abs(contexts[index].startMinute - near) + abs(contexts[index].minutes - length) + arriving)
         }
         return Dictionary(grouping: candidates, by: { days.name(of: spans[$0].start) }).mapValues { $0.min { key($0) < key($1) }! }
     }
