@@ -17,6 +17,16 @@ struct PersonDrawnSlotsTests {
     let gymPlace = GeoPoint(lat: 52.5300, lon: 13.4300)
     let hotel = GeoPoint(lat: 51.5074, lon: -0.1278)
 
+    /// A day at home from 07:30 (up at 07:32), out by car after `minutes` more, two hours' drive to the hotel.
+    func driveToHotel(after minutes: Double) -> [(MotionActivity, GeoPoint, Double)] {
+        [(.stationary, home, 450), (.walking, home, 2), (.stationary, home, minutes), (.walking, home, 3), (.automotive, home, 120), (.walking, hotel, 3)]
+    }
+
+    /// The morning after a hotel night: a 20-minute walk to an office near it, four hours there.
+    var walkToOfficeNearHotel: [(MotionActivity, GeoPoint, Double)] {
+        [(.walking, hotel, 20), (.stationary, GeoPoint(lat: 51.5150, lon: -0.1278), 240)]
+    }
+
     /// A phone's events for consecutive pieces (activity, place where it begins, minutes) from
     /// Wednesday 2026-11-18 00:00 UTC: motion every 30 s, a fix wherever the place changes.
     func device(_ pieces: [(MotionActivity, GeoPoint, Double)], from start: String = "2026-11-18 00:00:00") -> OfflineTimeline.DeviceEvents {
@@ -122,20 +132,15 @@ struct PersonDrawnSlotsTests {
 
     @Test("a night in a hotel far from home is sleep")
     func nightAway() throws {
-        let days = try OfflineTimeline.days(device([
-            (.stationary, home, 450), (.walking, home, 2), (.stationary, home, 600), (.walking, home, 3), (.automotive, home, 120),
-            (.walking, hotel, 3), (.stationary, hotel, 200), (.walking, hotel, 2), (.stationary, hotel, 480),
-        ]), timeZone: zone)
+        let days = try OfflineTimeline.days(device(driveToHotel(after: 600) + [(.stationary, hotel, 200), (.walking, hotel, 2), (.stationary, hotel, 480)]), timeZone: zone)
         #expect(try slot(at: "2026-11-19 03:00:00", in: days).category == .sleep)
     }
 
     @Test("a walk at 05:24 in a hotel night, still until walking to the office at 08:42: the night goes on until 08:42")
     func hotelNightBrokenByAWalk() throws {
-        let days = try OfflineTimeline.days(device([
-            (.stationary, home, 450), (.walking, home, 2), (.stationary, home, 600), (.walking, home, 3), (.automotive, home, 120),
-            (.walking, hotel, 3), (.stationary, hotel, 200), (.walking, hotel, 2), (.stationary, hotel, 384), (.walking, hotel, 2),
-            (.stationary, hotel, 196), (.walking, hotel, 20), (.stationary, GeoPoint(lat: 51.5150, lon: -0.1278), 240),
-        ]), timeZone: zone)
+        let days = try OfflineTimeline.days(device(driveToHotel(after: 600) + [
+            (.stationary, hotel, 200), (.walking, hotel, 2), (.stationary, hotel, 384), (.walking, hotel, 2), (.stationary, hotel, 196),
+        ] + walkToOfficeNearHotel), timeZone: zone)
         #expect(try slot(at: "2026-11-19 03:00:00", in: days).category == .sleep)
         let morning = try slot(at: "2026-11-19 07:00:00", in: days)
         #expect(morning.category == .sleep && morning.end >= utc("2026-11-19 08:40:00"))
@@ -143,12 +148,10 @@ struct PersonDrawnSlotsTests {
 
     @Test("a night at a hotel: out for dinner from 20:02 to 21:05, the walk there and back all it shows, is dinner, an hour long")
     func dinnerOnANightAway() throws {
-        let days = try OfflineTimeline.days(device([
-            (.stationary, home, 450), (.walking, home, 2), (.stationary, home, 540), (.walking, home, 3), (.automotive, home, 120),
-            (.walking, hotel, 3), (.stationary, hotel, 82), (.walking, hotel, 2), (.stationary, hotel, 63), (.walking, hotel, 2),
-            (.stationary, hotel, 143), (.walking, hotel, 2), (.stationary, hotel, 450), (.walking, hotel, 20),
-            (.stationary, GeoPoint(lat: 51.5150, lon: -0.1278), 240),
-        ]), timeZone: zone)
+        let days = try OfflineTimeline.days(device(driveToHotel(after: 540) + [
+            (.stationary, hotel, 82), (.walking, hotel, 2), (.stationary, hotel, 63), (.walking, hotel, 2), (.stationary, hotel, 143),
+            (.walking, hotel, 2), (.stationary, hotel, 450),
+        ] + walkToOfficeNearHotel), timeZone: zone)
         let dinner = try slot(at: "2026-11-18 20:30:00", in: days)
         #expect(dinner.category == .food)
         #expect(abs(dinner.start - utc("2026-11-18 20:02:00")) <= 3 * 60_000 && abs(dinner.end - utc("2026-11-18 21:05:00")) <= 3 * 60_000)
@@ -159,11 +162,9 @@ struct PersonDrawnSlotsTests {
 
     @Test("arriving at a hotel at 18:58: the first stay is checking in, dinner the stay after the walk at 19:44")
     func checkingInBeforeDinner() throws {
-        let days = try OfflineTimeline.days(device([
-            (.stationary, home, 450), (.walking, home, 2), (.stationary, home, 560), (.walking, home, 3), (.automotive, home, 120),
-            (.walking, hotel, 3), (.stationary, hotel, 46), (.walking, hotel, 2), (.stationary, hotel, 57), (.walking, hotel, 2),
-            (.stationary, hotel, 645), (.walking, hotel, 20), (.stationary, GeoPoint(lat: 51.5150, lon: -0.1278), 240),
-        ]), timeZone: zone)
+        let days = try OfflineTimeline.days(device(driveToHotel(after: 560) + [
+            (.stationary, hotel, 46), (.walking, hotel, 2), (.stationary, hotel, 57), (.walking, hotel, 2), (.stationary, hotel, 645),
+        ] + walkToOfficeNearHotel), timeZone: zone)
         #expect(try slot(at: "2026-11-18 19:20:00", in: days).category != .food)
         let dinner = try slot(at: "2026-11-18 20:15:00", in: days)
         #expect(dinner.category == .food && dinner.start == utc("2026-11-18 19:46:00"))
