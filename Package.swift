@@ -169,7 +169,7 @@ let package = Package(
             name: "SharedTests", dependencies: ["GuardianShared", "GuardianTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/SharedTests", swiftSettings: strict),
         .testTarget(
-            name: "MQTTTests", dependencies: ["MQTT", "GuardianTestSupport"],
+            name: "MQTTTests", dependencies: ["MQTT", "CMosquitto", "GuardianTestSupport"],
             path: "Tests/MQTTTests", swiftSettings: strict),
         .testTarget(
             name: "GeofenceTests", dependencies: ["GuardianGeofence", "GuardianTestSupport"],

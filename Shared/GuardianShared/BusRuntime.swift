@@ -47,6 +47,8 @@ public final class BusRuntime: Sendable {
             qos: .atLeastOnce, retain: true)
         var mqtt = try config.mqttConfiguration(service: service, will: will)
         mqtt.coalescingPause = coalescingPause
+        // What a handler publishes is at the broker before the message it handled is acknowledged.
+        mqtt.acknowledgesAfterPublishing = true
         client = try MQTTClient(configuration: mqtt, logger: logger)
         handover = try SessionHandover(service: service, config: config, client: client, topics: topics, logger: logger)
     }

@@ -12,29 +12,69 @@ import Synchronization
 /// queued for a persistent session while the client was away have somewhere to go.
 public final class MQTTClient: Sendable {
     public let configuration: MQTTConfiguration
+    /// The session: subscriptions, the messages they bring and their acknowledgements, the will.
     let connection: MQTTConnection
+    /// With `acknowledgesAfterPublishing`, the connection every publish goes out on.
+    let publisher: MQTTConnection?
 
     public init(configuration: MQTTConfiguration, logger: Logger) throws(MQTTError) {
         self.configuration = configuration
         self.connection = try MQTTConnection(configuration: configuration, logger: logger)
+        guard configuration.acknowledgesAfterPublishing else {
+            publisher = nil
+            return
+        }
+        do {
+            publisher = try MQTTConnection(configuration: Self.publishing(configuration), logger: logger)
+        } catch {
+            connection.destroy()
+            throw error
+        }
     }
 
-    deinit { connection.destroy() }
+    /// The publishing connection's configuration: a clean session of its own (a fresh client id
+    /// for each client, so that a session handed over never takes its owner's publisher over),
+    /// without a will or subscriptions.
+    static func publishing(_ configuration: MQTTConfiguration) -> MQTTConfiguration {
+        var publishing = configuration
+        publishing.clientId = "\(configuration.clientId)-out-\(UUID().uuidString.prefix(8).lowercased())"
+        publishing.cleanStart = true
+        publishing.sessionExpirySeconds = 0
+        publishing.will = nil
+        publishing.acknowledgesAfterPublishing = false
+        publishing.coalescingPause = .zero
+        return publishing
+    }
 
-    /// Starts the network thread and waits until the broker accepts the connection.
+    deinit {
+        connection.destroy()
+        publisher?.destroy()
+    }
+
+    /// Starts the network thread (threads) and waits until the broker accepts the connection.
     /// Network failures are retried with backoff; a refusal by the broker (bad credentials) throws.
     public func connect(timeout: Duration? = nil) async throws(MQTTError) {
         try await connection.connect(timeout: timeout)
+        guard let publisher else { return }
+        // On one connection the broker reads a publish after the subscriptions sent before it (a
+        // service's presence comes back after the retained presences of its peers, a barrier after
+        // what its session holds); across two, only once they are answered. What was published before
+        // connecting waits for the publishing connection meanwhile, and so does what handlers publish.
+        await connection.awaitPendingSubscriptions(timeout: timeout ?? .seconds(60))
+        try await publisher.connect(timeout: timeout)
     }
 
-    /// True while a connection is established and accepted.
-    public var isConnected: Bool { connection.isConnected }
+    /// True while a connection is established and accepted (both, with a publishing connection).
+    public var isConnected: Bool { connection.isConnected && publisher?.isConnected != false }
+
+    /// Where publishes go out.
+    var publishing: MQTTConnection { publisher ?? connection }
 
     /// Publishes and returns once the broker has acknowledged it (QoS 1/2) or it was sent (QoS 0).
     /// While disconnected, QoS 1 messages are queued and sent on reconnect.
     public func publish(_ message: MQTTOutgoing) async throws(MQTTError) {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, MQTTError>, Never>) in
-            connection.publish(message) { continuation.resume(returning: $0) }
+            publishing.publish(message) { continuation.resume(returning: $0) }
         }
         try result.get()
     }
@@ -42,7 +82,7 @@ public final class MQTTClient: Sendable {
     /// Publishes without waiting; `onComplete` runs on the network thread when the broker acknowledges
     /// (or at once, on a local error). Safe to call from a synchronous message handler.
     public func publish(_ message: MQTTOutgoing, onComplete: @escaping @Sendable (Result<Void, MQTTError>) -> Void) {
-        connection.publish(message, onComplete: onComplete)
+        publishing.publish(message, onComplete: onComplete)
     }
 
     /// Convenience: publish `payload` on `topic`.
@@ -111,7 +151,14 @@ public final class MQTTClient: Sendable {
     /// With `sessionExpiry`, replaces the session's expiry on DISCONNECT (0: the broker deletes the session).
     /// Returns once the broker has closed the connection after reading DISCONNECT (5 s at most).
     public func shutdown(flushTimeout: Duration = .seconds(5), sendWill: Bool = false, sessionExpiry: UInt32? = nil) async {
-        await connection.shutdown(flushTimeout: flushTimeout, sendWill: sendWill, sessionExpiry: sessionExpiry)
+        guard let publisher else {
+            return await connection.shutdown(flushTimeout: flushTimeout, sendWill: sendWill, sessionExpiry: sessionExpiry)
+        }
+        // What was published goes out before the session ends; what the session's last turns publish, after.
+        let deadline = ContinuousClock.now + flushTimeout
+        if !sendWill { await publisher.drain(timeout: flushTimeout) }
+        await connection.shutdown(flushTimeout: .zero, sendWill: sendWill, sessionExpiry: sessionExpiry)
+        await publisher.shutdown(flushTimeout: max(.zero, deadline - ContinuousClock.now), sendWill: sendWill)
     }
 
     /// Initialises libmosquitto now, as the first client would. That first initialisation seeds the
@@ -120,7 +167,14 @@ public final class MQTTClient: Sendable {
     public static func prepareLibrary() { _ = MQTTConnection.libraryReady }
 
     /// Counters since the client was created.
-    public var statistics: MQTTStatistics { connection.statistics }
+    public var statistics: MQTTStatistics {
+        guard let publisher else { return connection.statistics }
+        var statistics = connection.statistics
+        let published = publisher.statistics
+        (statistics.published, statistics.acknowledged, statistics.pendingPublishes) =
+            (published.published, published.acknowledged, published.pendingPublishes)
+        return statistics
+    }
 }
 
 /// Counters of one client.

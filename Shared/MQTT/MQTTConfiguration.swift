@@ -43,6 +43,12 @@ public struct MQTTConfiguration: Sendable {
     /// subscription identifiers: for a session whose queue was filled under another client's
     /// identifiers (see `MQTTClient.adoptingSession`).
     public var routesByTopic = false
+    /// Publishes on a second connection (clean session, no will, no subscriptions), and writes the
+    /// acknowledgements of the messages a turn of the network thread read only once the broker has
+    /// acknowledged everything the turn's handlers published (`PublishFence`): a process killed at
+    /// any moment leaves each message either unacknowledged, to be delivered again, or with all it
+    /// caused at the broker. For services, whose handlers turn messages into others.
+    public var acknowledgesAfterPublishing = false
 
     public init(
         host: String = "127.0.0.1", port: Int = 1883, username: String? = nil, password: String? = nil,

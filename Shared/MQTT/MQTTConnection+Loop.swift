@@ -7,7 +7,8 @@ import Glibc
 /// acknowledgements it queued:
 ///
 /// - burst handlers see every message of the burst at once (one database transaction for all of
-///   them), and the broker's acknowledgements are written only after they return;
+///   them), and the broker's acknowledgements are written only after they return (with
+///   `acknowledgesAfterPublishing`, only after the broker acknowledged what they published);
 /// - publishes waiting for room in the publish window are handed over.
 ///
 /// The writes of one turn go out corked, as few TCP segments. After a turn that read something, the
@@ -36,6 +37,8 @@ extension MQTTConnection {
             var drained = [UInt8](repeating: 0, count: 64)
             while read(wakePipe.read, &drained, drained.count) == drained.count {}
         }
+        let fenced = configuration.acknowledgesAfterPublishing
+        if fenced { fence.open() }
         if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
             // libmosquitto ends a read early whenever errno reads EAGAIN, and its own wake-up pipe,
             // which nothing drains here, leaves exactly that after each packet it queues: keep
@@ -47,13 +50,24 @@ extension MQTTConnection {
                 let seen = packetsSeen.load(ordering: .relaxed)
                 errno = 0
                 let rc = mosquitto_loop_read(handle, 1)
-                if rc != success || mosquitto_socket(handle) < 0 { return rc }
+                if rc != success || mosquitto_socket(handle) < 0 {
+                    if fenced {
+                        fence.close()
+                        fence.release()
+                    }
+                    return rc
+                }
                 reads += 1
                 if packetsSeen.load(ordering: .relaxed) == seen { break }
             }
             busy = packetsSeen.load(ordering: .relaxed) != before && reads < Self.maxReadsPerBurst
         }
         deliverBurst()
+        if fenced {
+            fence.close()
+            fence.release()
+            fence.wait { state.withLock { $0.phase != .running } }
+        }
         releaseWaitingPublishes()
         if mosquitto_want_write(handle) {
             setCork(socket, true)

@@ -105,6 +105,8 @@ final class MQTTConnection: Sendable {
     let configuration: MQTTConfiguration
     let logger: Logger
     let state = Mutex(State())
+    /// With `acknowledgesAfterPublishing`: the publishes of the current turn's handlers.
+    let fence = PublishFence()
 
     init(configuration: MQTTConfiguration, logger: Logger) throws(MQTTError) {
         guard Self.libraryReady else { throw .library(operation: "mosquitto_lib_init", code: Int32(MOSQ_ERR_UNKNOWN.rawValue)) }
@@ -164,6 +166,10 @@ final class MQTTConnection: Sendable {
     }
 
     var isConnected: Bool { state.withLock { $0.connected } }
+
+    /// Whether the broker ever accepted this connection: until then a turn does not wait for the
+    /// publishes its handlers made on it (`PublishFence.release`).
+    var hasConnected: Bool { state.withLock { $0.everConnected } }
 
     var statistics: MQTTStatistics {
         state.withLock {
@@ -315,6 +321,11 @@ final class MQTTConnection: Sendable {
     // MARK: Publishing
 
     func publish(_ message: MQTTOutgoing, onComplete: @escaping Completion) {
+        // Published by a handler in another connection's turn (not in this one's own, whose writes it
+        // would have to wait behind): handed over when that turn's delivery is over (`PublishFence`).
+        if let fence = PublishFence.current, fence !== self.fence {
+            return fence.hold(message, on: self, onComplete: onComplete)
+        }
         guard TopicFilter.isValidTopic(message.topic) else {
             onComplete(.failure(.invalidTopic(message.topic)))
             return
@@ -429,6 +440,15 @@ final class MQTTConnection: Sendable {
         try result.get()
     }
 
+    /// Waits, at most `timeout`, until the broker has answered every subscription sent so far
+    /// (those sent on connecting too) or the connection is lost.
+    func awaitPendingSubscriptions(timeout: Duration) async {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline && state.withLock({ !$0.pendingSubacks.isEmpty && $0.connected }) {
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
     /// Sends SUBSCRIBE for one registration, tagged with its subscription identifier.
     func sendSubscribe(id: UInt32) {
         guard let registration = state.withLock({ $0.localOnly.contains(id) ? nil : $0.registrations[id] }) else { return }
@@ -467,17 +487,20 @@ final class MQTTConnection: Sendable {
 
     // MARK: Shutting down
 
+    /// Waits, at most `timeout`, until the broker has acknowledged every publish while connected.
+    func drain(timeout: Duration) async {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline && state.withLock({ !($0.pendingPublishes.isEmpty && $0.waiting.isEmpty) && $0.connected }) {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
     func shutdown(flushTimeout: Duration, sendWill: Bool, sessionExpiry: UInt32? = nil) async {
         let wasRunning = state.withLock { s -> Bool in
             guard s.phase == .running else { return false }
             return true
         }
-        if wasRunning && !sendWill {
-            let deadline = ContinuousClock.now + flushTimeout
-            while ContinuousClock.now < deadline && state.withLock({ !($0.pendingPublishes.isEmpty && $0.waiting.isEmpty) && $0.connected }) {
-                try? await Task.sleep(for: .milliseconds(5))
-            }
-        }
+        if wasRunning && !sendWill { await drain(timeout: flushTimeout) }
         let reason = sendWill ? Int32(MQTT_RC_DISCONNECT_WITH_WILL_MSG.rawValue) : Int32(MQTT_RC_NORMAL_DISCONNECTION.rawValue)
         let proceed = state.withLock { s -> Bool in
             guard s.phase == .running || s.phase == .idle else { return false }

@@ -145,6 +145,7 @@ public final class TestBroker: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard pid > 0 else { return }
+        Glibc.kill(pid, SIGCONT)  // if paused
         Glibc.kill(pid, SIGTERM)
         var status: Int32 = 0
         for _ in 0..<6000 {
@@ -157,6 +158,20 @@ public final class TestBroker: @unchecked Sendable {
         Glibc.kill(pid, SIGKILL)
         waitpid(pid, &status, 0)
         pid = 0
+    }
+
+    /// Freezes mosquitto (SIGSTOP): its connections stay open, and it reads and answers nothing
+    /// until `resume()` (or `stop()`).
+    public func pause() {
+        lock.lock()
+        defer { lock.unlock() }
+        if pid > 0 { Glibc.kill(pid, SIGSTOP) }
+    }
+
+    public func resume() {
+        lock.lock()
+        defer { lock.unlock() }
+        if pid > 0 { Glibc.kill(pid, SIGCONT) }
     }
 
     /// Kills mosquitto at once, as a crash would.
