@@ -42,7 +42,6 @@ public final class MQTTClient: Sendable {
         publishing.sessionExpirySeconds = 0
         publishing.will = nil
         publishing.acknowledgesAfterPublishing = false
-        publishing.coalescingPause = .zero
         return publishing
     }
 

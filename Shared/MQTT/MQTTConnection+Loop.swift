@@ -8,7 +8,7 @@ import Glibc
 ///
 /// - burst handlers see every message of the burst at once (one database transaction for all of
 ///   them), and the broker's acknowledgements are written only after they return (with
-///   `acknowledgesAfterPublishing`, only after the broker acknowledged what they published);
+///   `acknowledgesAfterPublishing`, only once the broker acknowledged all they published: `PublishFence`);
 /// - publishes waiting for room in the publish window are handed over.
 ///
 /// The writes of one turn go out corked, as few TCP segments. After a turn that read something, the
@@ -25,8 +25,9 @@ extension MQTTConnection {
         guard socket >= 0 else { return Int32(MOSQ_ERR_NO_CONN.rawValue) }
         // Announced before looking for work to write, so a packet queued after the look wakes the poll.
         polling.store(true, ordering: .sequentiallyConsistent)
+        let fenced = configuration.acknowledgesAfterPublishing
         var events = Int16(POLLIN)
-        if mosquitto_want_write(handle) { events |= Int16(POLLOUT) }
+        if mosquitto_want_write(handle) && !(fenced && fence.outstanding > 0) { events |= Int16(POLLOUT) }
         var fds = [pollfd(fd: socket, events: events, revents: 0), pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
         let ready = poll(&fds, 2, timeoutMilliseconds)
         polling.store(false, ordering: .sequentiallyConsistent)
@@ -37,7 +38,6 @@ extension MQTTConnection {
             var drained = [UInt8](repeating: 0, count: 64)
             while read(wakePipe.read, &drained, drained.count) == drained.count {}
         }
-        let fenced = configuration.acknowledgesAfterPublishing
         if fenced { fence.open() }
         if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
             // libmosquitto ends a read early whenever errno reads EAGAIN, and its own wake-up pipe,
@@ -66,10 +66,11 @@ extension MQTTConnection {
         if fenced {
             fence.close()
             fence.release()
-            fence.wait { state.withLock { $0.phase != .running } }
         }
         releaseWaitingPublishes()
-        if mosquitto_want_write(handle) {
+        // Nothing is written, and so no message acknowledged, while what handlers published is not
+        // all acknowledged: the next turns read on, and the fence wakes the loop once it is.
+        if mosquitto_want_write(handle) && !(fenced && fence.outstanding > 0) {
             setCork(socket, true)
             let rc = mosquitto_loop_write(handle, 1)
             if rc != success || mosquitto_socket(handle) < 0 { return rc }
@@ -191,3 +192,4 @@ extension MQTTConnection {
         _ = setsockopt(socket, Int32(IPPROTO_TCP), TCP_CORK, &value, socklen_t(MemoryLayout<Int32>.size))
     }
 }
+

@@ -105,8 +105,8 @@ final class MQTTConnection: Sendable {
     let configuration: MQTTConfiguration
     let logger: Logger
     let state = Mutex(State())
-    /// With `acknowledgesAfterPublishing`: the publishes of the current turn's handlers.
-    let fence = PublishFence()
+    /// With `acknowledgesAfterPublishing`: what the handlers published that the broker has not acknowledged.
+    let fence: PublishFence
 
     init(configuration: MQTTConfiguration, logger: Logger) throws(MQTTError) {
         guard Self.libraryReady else { throw .library(operation: "mosquitto_lib_init", code: Int32(MOSQ_ERR_UNKNOWN.rawValue)) }
@@ -126,6 +126,11 @@ final class MQTTConnection: Sendable {
             throw .library(operation: "pipe", code: Int32(MOSQ_ERR_ERRNO.rawValue))
         }
         wakePipe = (ends[0], ends[1])
+        // The network thread may write again once the handlers' publishes are all acknowledged.
+        fence = PublishFence { [wake = ends[1]] in
+            var byte: UInt8 = 1
+            _ = write(wake, &byte, 1)  // a full pipe already wakes it
+        }
         // Callbacks run only on the network thread, whose closure keeps this object alive.
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
         do {
@@ -326,6 +331,12 @@ final class MQTTConnection: Sendable {
         if let fence = PublishFence.current, fence !== self.fence {
             return fence.hold(message, on: self, onComplete: onComplete)
         }
+        enqueue(message, onComplete: onComplete, wakes: true)
+    }
+
+    /// Publishes `message`; with `wakes` false, leaves waking the network thread to the caller
+    /// (a batch wakes it once, and it writes the batch in one turn).
+    func enqueue(_ message: MQTTOutgoing, onComplete: @escaping Completion, wakes: Bool) {
         guard TopicFilter.isValidTopic(message.topic) else {
             onComplete(.failure(.invalidTopic(message.topic)))
             return
@@ -339,7 +350,7 @@ final class MQTTConnection: Sendable {
                 s.statistics.published += 1
                 return .none
             }
-            return .some(publishLocked(message, onComplete: onComplete, state: &s))
+            return .some(publishLocked(message, onComplete: onComplete, wakes: wakes, state: &s))
         }
         switch failure {
         case .none: return
@@ -359,7 +370,7 @@ final class MQTTConnection: Sendable {
     }
 
     /// Publishes through libmosquitto with the state locked; registers the completion of a QoS 1/2 message.
-    private func publishLocked(_ message: MQTTOutgoing, onComplete: @escaping Completion, state s: inout State) -> MQTTError? {
+    private func publishLocked(_ message: MQTTOutgoing, onComplete: @escaping Completion, wakes: Bool = true, state s: inout State) -> MQTTError? {
         var props: MQTTPropertyList
         do throws(MQTTError) { props = try MQTTPropertyList(message.properties) } catch { return error }
         defer { props.free() }
@@ -378,7 +389,7 @@ final class MQTTConnection: Sendable {
             s.pendingPublishes[mid] = onComplete
             s.publishTopics[mid] = message.topic
         }
-        wakeNetworkThread()
+        if wakes { wakeNetworkThread() }
         return nil
     }
 

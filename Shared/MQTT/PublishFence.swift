@@ -1,26 +1,30 @@
-import Foundation
 import Glibc
+import Synchronization
 
-/// The publishes made by the handlers of one network turn (on the client's publishing connection)
-/// that the broker has not yet acknowledged. The turn writes its acknowledgements of the messages
-/// it read only once none is left (see `MQTTConfiguration.acknowledgesAfterPublishing`).
+/// The publishes made by the handlers of a connection's turns (on the client's publishing
+/// connection) that the broker has not yet acknowledged. The connection writes nothing, and so no
+/// acknowledgement of a message it read, while any is left (see
+/// `MQTTConfiguration.acknowledgesAfterPublishing`); it goes on reading meanwhile, and the broker
+/// sends it no more than its receive maximum of messages unacknowledged.
 ///
 /// libmosquitto 2.0 queues a message's acknowledgement as it reads the message, before any handler
 /// runs, and has no manual acknowledgement: on one connection the acknowledgements always go out
 /// ahead of what the handlers publish, and a process killed between the two writes loses what it
-/// caused. Holding the turn's writes until the other connection's publishes are acknowledged leaves
-/// each message either unacknowledged (the broker delivers it again) or with everything it caused
-/// at the broker.
+/// caused. Holding the session's writes until the other connection's publishes are acknowledged
+/// leaves each message either unacknowledged (the broker delivers it again) or with everything it
+/// caused at the broker.
 ///
 /// The handlers' publishes are handed to their connection only when the turn's delivery is over:
 /// after the burst scope committed what they stored, as on one connection, where nothing a turn
 /// queues is written before the turn's end.
 final class PublishFence: @unchecked Sendable {
-    private let condition = NSCondition()
-    /// Guarded by `condition`.
-    private var count = 0
+    private let count = Mutex(0)
     /// Publishes held until `release()`; only the thread whose fence this is touches them.
     private var held: [(MQTTConnection, MQTTOutgoing, MQTTConnection.Completion)] = []
+    /// Run (on the acknowledging thread) when the last outstanding publish is settled.
+    private let settled: @Sendable () -> Void
+
+    init(settled: @escaping @Sendable () -> Void) { self.settled = settled }
 
     /// The fence of the turn running on this thread, if any.
     static var current: PublishFence? {
@@ -44,45 +48,35 @@ final class PublishFence: @unchecked Sendable {
         held.append((connection, message, onComplete))
     }
 
-    /// After `close()`: publishes what the handlers published, in order, each counted until the
+    /// After `close()`: publishes what the handlers published, in order, each outstanding until the
     /// broker acknowledges it. Not those on a connection that has not connected yet: it waits for the
-    /// session's subscriptions to be answered (`MQTTClient.connect`), which only the turns after this
-    /// one read.
+    /// session's subscriptions to be answered (`MQTTClient.connect`), which the session's turns read.
     func release() {
+        guard !held.isEmpty else { return }
         let publishes = held
         held.removeAll(keepingCapacity: true)
+        var connections: [MQTTConnection] = []
         for (connection, message, onComplete) in publishes {
-            connection.publish(message, onComplete: connection.hasConnected ? guarding(onComplete) : onComplete)
+            if !connections.contains(where: { $0 === connection }) { connections.append(connection) }
+            connection.enqueue(message, onComplete: connection.hasConnected ? outstanding(onComplete) : onComplete, wakes: false)
         }
+        // Woken once, each connection writes the whole batch in one turn.
+        for connection in connections { connection.wakeNetworkThread() }
     }
 
     /// Counts one publish; returns its completion, which settles it.
-    private func guarding(_ onComplete: @escaping MQTTConnection.Completion) -> MQTTConnection.Completion {
-        condition.lock()
-        count += 1
-        condition.unlock()
+    private func outstanding(_ onComplete: @escaping MQTTConnection.Completion) -> MQTTConnection.Completion {
+        count.withLock { $0 += 1 }
         return { [self] result in
-            condition.lock()
-            count -= 1
-            if count == 0 { condition.broadcast() }
-            condition.unlock()
+            let none = count.withLock { count in
+                count -= 1
+                return count == 0
+            }
             onComplete(result)
+            if none { settled() }
         }
     }
 
-    /// How many publishes counted are not yet settled.
-    var outstanding: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return count
-    }
-
-    /// Waits until every publish counted is settled, or `givingUp()` (checked every 50 ms) says to stop waiting.
-    func wait(givingUp: () -> Bool) {
-        condition.lock()
-        defer { condition.unlock() }
-        while count > 0 && !givingUp() {
-            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
-        }
-    }
+    /// How many publishes are outstanding.
+    var outstanding: Int { count.withLock { $0 } }
 }
