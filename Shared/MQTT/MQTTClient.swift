@@ -6,7 +6,8 @@ import Synchronization
 /// An MQTT 5 client over libmosquitto.
 ///
 /// A dedicated network thread runs libmosquitto's packet handling (see `MQTTConnection+Loop`) and
-/// reconnects with backoff; publishes,
+/// reconnects with backoff; with `acknowledgesAfterPublishing`, a second connection, with a thread
+/// of its own, carries the publishes (see `PublishFence`). Publishes,
 /// subscriptions and callbacks are safe from any thread or task. Subscriptions are remembered and
 /// renewed on every reconnect. Register subscriptions before `connect()` so that messages the broker
 /// queued for a persistent session while the client was away have somewhere to go.

@@ -192,4 +192,3 @@ extension MQTTConnection {
         _ = setsockopt(socket, Int32(IPPROTO_TCP), TCP_CORK, &value, socklen_t(MemoryLayout<Int32>.size))
     }
 }
-
