@@ -51,7 +51,8 @@ public final class MQTTClient: Sendable {
         publisher?.destroy()
     }
 
-    /// Starts the network thread (threads) and waits until the broker accepts the connection.
+    /// Starts the network thread and waits until the broker accepts the connection (with a
+    /// publishing connection, both).
     /// Network failures are retried with backoff; a refusal by the broker (bad credentials) throws.
     public func connect(timeout: Duration? = nil) async throws(MQTTError) {
         try await connection.connect(timeout: timeout)

@@ -454,8 +454,14 @@ final class MQTTConnection: Sendable {
     /// Waits, at most `timeout`, until the broker has answered every subscription sent so far
     /// (those sent on connecting too) or the connection is lost.
     func awaitPendingSubscriptions(timeout: Duration) async {
+        await waitWhileConnected(timeout: timeout) { !$0.pendingSubacks.isEmpty }
+    }
+
+    /// Checks `condition` on the state every few milliseconds while it holds and the connection is
+    /// up, for at most `timeout`.
+    private func waitWhileConnected(timeout: Duration, _ condition: (State) -> Bool) async {
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline && state.withLock({ !$0.pendingSubacks.isEmpty && $0.connected }) {
+        while ContinuousClock.now < deadline && state.withLock({ condition($0) && $0.connected }) {
             try? await Task.sleep(for: .milliseconds(2))
         }
     }
@@ -500,10 +506,7 @@ final class MQTTConnection: Sendable {
 
     /// Waits, at most `timeout`, until the broker has acknowledged every publish while connected.
     func drain(timeout: Duration) async {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline && state.withLock({ !($0.pendingPublishes.isEmpty && $0.waiting.isEmpty) && $0.connected }) {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        await waitWhileConnected(timeout: timeout) { !($0.pendingPublishes.isEmpty && $0.waiting.isEmpty) }
     }
 
     func shutdown(flushTimeout: Duration, sendWill: Bool, sessionExpiry: UInt32? = nil) async {

@@ -55,19 +55,23 @@ final class PublishFence: @unchecked Sendable {
         guard !held.isEmpty else { return }
         let publishes = held
         held.removeAll(keepingCapacity: true)
-        var connections: [MQTTConnection] = []
+        // Each connection once (a turn's publishes almost always go to one): whether it counts.
+        var connections: [(connection: MQTTConnection, counts: Bool)] = []
+        for (connection, _, _) in publishes where !connections.contains(where: { $0.connection === connection }) {
+            connections.append((connection, connection.hasConnected))
+        }
+        func counts(_ connection: MQTTConnection) -> Bool { connections.first { $0.connection === connection }!.counts }
+        count.withLock { $0 += publishes.filter { counts($0.0) }.count }
         for (connection, message, onComplete) in publishes {
-            if !connections.contains(where: { $0 === connection }) { connections.append(connection) }
-            connection.enqueue(message, onComplete: connection.hasConnected ? outstanding(onComplete) : onComplete, wakes: false)
+            connection.enqueue(message, onComplete: counts(connection) ? settling(onComplete) : onComplete, wakes: false)
         }
         // Woken once, each connection writes the whole batch in one turn.
-        for connection in connections { connection.wakeNetworkThread() }
+        for (connection, _) in connections { connection.wakeNetworkThread() }
     }
 
-    /// Counts one publish; returns its completion, which settles it.
-    private func outstanding(_ onComplete: @escaping MQTTConnection.Completion) -> MQTTConnection.Completion {
-        count.withLock { $0 += 1 }
-        return { [self] result in
+    /// A counted publish's completion, which settles it.
+    private func settling(_ onComplete: @escaping MQTTConnection.Completion) -> MQTTConnection.Completion {
+        { [self] result in
             let none = count.withLock { count in
                 count -= 1
                 return count == 0
