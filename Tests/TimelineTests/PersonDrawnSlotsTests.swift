@@ -191,6 +191,12 @@ struct PersonDrawnSlotsTests {
         let split = try #require(evaluation.byPhoneAtHome[.firstDay])
         #expect(split.values.reduce(Int64(0)) { $0 + $1.totalTime } == newer)
         for kind in split.keys { #expect(evaluation.report.contains(kind.rawValue)) }
+        // Each newer kind's people are named by their phone at home, in the report and beside a goal's lowest kind.
+        let phones = evaluation.phonesAtHome
+        #expect(phones.keys.sorted { $0.rawValue < $1.rawValue } == first.byRoutine.keys.filter { !SyntheticPerson.Routine.everyday.contains($0) }.sorted { $0.rawValue < $1.rawValue })
+        #expect(phones.values.reduce(0) { $0 + $1.count } == data.people.filter { !SyntheticPerson.Routine.everyday.contains($0.person.routine) }.count)
+        #expect(TimelineEvaluation.describe([.tableSilent, .pocket, .tableSilent]) == "phone in a pocket, table, no charger ×2")
+        for (routine, kinds) in phones { #expect(evaluation.stageReport.contains(routine.rawValue.padding(toLength: 22, withPad: " ", startingAt: 0) + TimelineEvaluation.describe(kinds))) }
         // With the truth beside it, a listing marks what the person did as found or missed.
         let person = data.people[0]
         let listing = try #require(evaluation.listing(of: person.person.deviceId, truth: true)).split(separator: "\n")

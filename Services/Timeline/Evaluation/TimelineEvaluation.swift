@@ -99,7 +99,10 @@ public struct TimelineEvaluation: Sendable {
         for (stage, floor) in [(Stage.firstDay, 0.9), (.firstThreeDays, 0.9), (.afterTwoWeeks, 0.95)] {
             guard let score = stages[stage] else { continue }
             let worst = score.byRoutine.min { $0.value.accuracy < $1.value.accuracy }
-            let note = worst.map { String(format: " (lowest: %@ %.1f%%)", $0.key.rawValue, $0.value.accuracy * 100) } ?? ""
+            let note = worst.map {
+                String(format: " (lowest: %@ %.1f%%%@)", $0.key.rawValue, $0.value.accuracy * 100,
+                       phonesAtHome[$0.key].map { "; phones at home: " + Self.describe($0) } ?? "")
+            } ?? ""
             goals.append(("\(stage.rawValue): accuracy >= \(Int(floor * 100))% for every kind of person\(note)", score.byRoutine.values.allSatisfy { $0.accuracy >= floor }))
         }
         // Finding every change the phone showed, and the others as often as now: the most these events allow.
@@ -109,6 +112,21 @@ public struct TimelineEvaluation: Sendable {
         goals.append(("transition recall >= 90% within 10 min" + bound, overall.transitionRecall >= 0.9))
         goals.append(("slot count within 15% of truth", abs(overall.slotRatio - 1) <= 0.15))
         return goals
+    }
+
+    /// What each newer kind's people's phones show at home (the everyday kinds carry theirs):
+    /// a kind's figures depend on it more than on the kind.
+    public var phonesAtHome: [SyntheticPerson.Routine: [PhoneAtHome]] {
+        Dictionary(grouping: data.people.map(\.person).filter { !SyntheticPerson.Routine.everyday.contains($0.routine) }, by: \.routine)
+            .mapValues { $0.map(PhoneAtHome.init) }
+    }
+
+    /// `table, no charger ×2`, or `phone in a pocket, table, charged`.
+    public static func describe(_ phones: [PhoneAtHome]) -> String {
+        PhoneAtHome.allCases.compactMap { kind in
+            let count = phones.filter { $0 == kind }.count
+            return count == 0 ? nil : count == 1 ? kind.rawValue : "\(kind.rawValue) ×\(count)"
+        }.joined(separator: ", ")
     }
 
     /// One device's published slots (of the whole period, or of `stage`'s build) beside what the person did for most
@@ -172,6 +190,12 @@ public struct TimelineEvaluation: Sendable {
             lines.append("of the newer kinds, by what the phone shows at home:")
             for kind in PhoneAtHome.allCases where byPhoneAtHome.values.contains(where: { $0[kind] != nil }) {
                 lines.append(kind.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0) + present.map { cell(byPhoneAtHome[$0]?[kind]) }.joined())
+            }
+            lines.append("each newer kind's people, by what their phone shows at home:")
+            let phones = phonesAtHome
+            for routine in SyntheticPerson.Routine.allCases {
+                guard let kinds = phones[routine] else { continue }
+                lines.append(routine.rawValue.padding(toLength: 22, withPad: " ", startingAt: 0) + Self.describe(kinds))
             }
         }
         lines.append("")
