@@ -43,6 +43,10 @@ public final class MQTTClient: Sendable {
         publishing.sessionExpirySeconds = 0
         publishing.will = nil
         publishing.acknowledgesAfterPublishing = false
+        // The session writes nothing while this connection's publishes await the broker, keep-alive
+        // pings included: this one finds a dead connection (and reconnects) well before the broker
+        // gives up on the silent session (1.5 times its keep-alive).
+        publishing.keepAliveSeconds = max(5, configuration.keepAliveSeconds / 3)
         return publishing
     }
 

@@ -53,6 +53,7 @@ extension MQTTConnection {
             "connected to MQTT broker",
             metadata: ["mqtt.broker": "\(configuration.host):\(configuration.port)", "mqtt.client": "\(configuration.clientId)", "mqtt.session_present": "\(sessionPresent)"])
         for id in ids { sendSubscribe(id: id) }
+        connackRead.store(true, ordering: .relaxed)
         releaseHeldPublishes()
         waiters.forEach { $0.resume(returning: .success(())) }
     }

@@ -27,7 +27,7 @@ extension MQTTConnection {
         polling.store(true, ordering: .sequentiallyConsistent)
         let fenced = configuration.acknowledgesAfterPublishing
         var events = Int16(POLLIN)
-        if mosquitto_want_write(handle) && !(fenced && fence.outstanding > 0) { events |= Int16(POLLOUT) }
+        if mosquitto_want_write(handle) && !(fenced && fence.holdsWrites) { events |= Int16(POLLOUT) }
         var fds = [pollfd(fd: socket, events: events, revents: 0), pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
         let ready = poll(&fds, 2, timeoutMilliseconds)
         polling.store(false, ordering: .sequentiallyConsistent)
@@ -58,6 +58,10 @@ extension MQTTConnection {
                     return rc
                 }
                 reads += 1
+                // Right after the broker accepted the connection, the subscriptions go out before any
+                // message is read: a message's publishes may then hold every write back (`PublishFence`),
+                // and the publishing connection connects only once the subscriptions are answered.
+                if connackRead.exchange(false, ordering: .relaxed) { break }
                 if packetsSeen.load(ordering: .relaxed) == seen { break }
             }
             busy = packetsSeen.load(ordering: .relaxed) != before && reads < Self.maxReadsPerBurst
@@ -70,7 +74,7 @@ extension MQTTConnection {
         releaseWaitingPublishes()
         // Nothing is written, and so no message acknowledged, while what handlers published is not
         // all acknowledged: the next turns read on, and the fence wakes the loop once it is.
-        if mosquitto_want_write(handle) && !(fenced && fence.outstanding > 0) {
+        if mosquitto_want_write(handle) && !(fenced && fence.holdsWrites) {
             setCork(socket, true)
             let rc = mosquitto_loop_write(handle, 1)
             if rc != success || mosquitto_socket(handle) < 0 { return rc }
@@ -109,6 +113,15 @@ extension MQTTConnection {
         }
         guard let request else { return nil }
         let socket = mosquitto_socket(handle)
+        if configuration.acknowledgesAfterPublishing && socket >= 0 && !awaitSettledFence() {
+            // What the handlers published is not at the broker: end without writing anything, no
+            // acknowledgement and no DISCONNECT. The broker keeps the session and its unacknowledged
+            // messages (and sends the will) for whoever takes the session next.
+            logger.warning("stopping with publishes of handled messages unacknowledged; their messages stay with the broker",
+                           metadata: ["mqtt.client": "\(configuration.clientId)", "mqtt.outstanding": "\(fence.outstanding)"])
+            _ = Glibc.shutdown(socket, Int32(SHUT_RDWR))
+            return nil
+        }
         let kept = socket >= 0 ? dup(socket) : -1
         var props = try? request.sessionExpiry.map(MQTTPropertyList.disconnect(sessionExpiry:))
         _ = mosquitto_disconnect_v5(handle, request.reason, props?.list)
@@ -122,6 +135,20 @@ extension MQTTConnection {
             }
         }
         return kept >= 0 ? kept : nil
+    }
+
+    /// Waits, reading nothing more, until what the handlers published is all acknowledged, for at
+    /// most `disconnectCeiling`: DISCONNECT goes out after the acknowledgements it would otherwise
+    /// write ahead of their publishes. False if it was not, or one was lost (`PublishFence`).
+    private func awaitSettledFence() -> Bool {
+        let deadline = ContinuousClock.now + Self.disconnectCeiling
+        while fence.outstanding > 0 && !fence.hasLost && ContinuousClock.now < deadline {
+            var fd = pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)
+            _ = poll(&fd, 1, 100)
+            var drained = [UInt8](repeating: 0, count: 64)
+            while read(wakePipe.read, &drained, drained.count) == drained.count {}
+        }
+        return !fence.holdsWrites
     }
 
     /// Reads and drops what the broker still sends until it closes the connection (having read

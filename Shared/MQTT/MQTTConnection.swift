@@ -100,6 +100,8 @@ final class MQTTConnection: Sendable {
     /// Packets libmosquitto handed to a callback (messages, acknowledgements): tells the loop when a
     /// read completed nothing.
     let packetsSeen = Atomic<Int>(0)
+    /// Set when a CONNACK accepting the connection was read: the turn reads no further (`turn`).
+    let connackRead = Atomic<Bool>(false)
     /// True while the network thread sleeps in `poll` (see `wakeNetworkThread`).
     let polling = Atomic<Bool>(false)
     let configuration: MQTTConfiguration
@@ -126,10 +128,14 @@ final class MQTTConnection: Sendable {
             throw .library(operation: "pipe", code: Int32(MOSQ_ERR_ERRNO.rawValue))
         }
         wakePipe = (ends[0], ends[1])
-        // The network thread may write again once the handlers' publishes are all acknowledged.
-        fence = PublishFence { [wake = ends[1]] in
-            var byte: UInt8 = 1
-            _ = write(wake, &byte, 1)  // a full pipe already wakes it
+        do {
+            // Wakes the network thread when it may write again: the handlers' publishes all acknowledged.
+            fence = try PublishFence(wakePipe: wakePipe)
+        } catch {
+            mosquitto_destroy(handle)
+            close(ends[0])
+            close(ends[1])
+            throw error
         }
         // Callbacks run only on the network thread, whose closure keeps this object alive.
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
@@ -171,10 +177,6 @@ final class MQTTConnection: Sendable {
     }
 
     var isConnected: Bool { state.withLock { $0.connected } }
-
-    /// Whether the broker ever accepted this connection: until then a turn does not wait for the
-    /// publishes its handlers made on it (`PublishFence.release`).
-    var hasConnected: Bool { state.withLock { $0.everConnected } }
 
     var statistics: MQTTStatistics {
         state.withLock {
@@ -452,9 +454,10 @@ final class MQTTConnection: Sendable {
     }
 
     /// Waits, at most `timeout`, until the broker has answered every subscription sent so far
-    /// (those sent on connecting too) or the connection is lost.
+    /// (those sent on connecting too; not those sent meanwhile) or the connection is lost.
     func awaitPendingSubscriptions(timeout: Duration) async {
-        await waitWhileConnected(timeout: timeout) { !$0.pendingSubacks.isEmpty }
+        let sent = state.withLock { Set($0.pendingSubacks.keys) }
+        await waitWhileConnected(timeout: timeout) { !sent.isDisjoint(with: $0.pendingSubacks.keys) }
     }
 
     /// Checks `condition` on the state every few milliseconds while it holds and the connection is

@@ -1,3 +1,4 @@
+import CMosquitto
 import Glibc
 import Synchronization
 
@@ -17,14 +18,35 @@ import Synchronization
 /// The handlers' publishes are handed to their connection only when the turn's delivery is over:
 /// after the burst scope committed what they stored, as on one connection, where nothing a turn
 /// queues is written before the turn's end.
+///
+/// A counted publish that fails because its connection shut down was never published: from then on
+/// the connection writes nothing at all (`holdsWrites`) and ends without DISCONNECT, so the broker
+/// keeps the messages for whoever takes the session next.
 final class PublishFence: @unchecked Sendable {
     private let count = Mutex(0)
+    private let lost = Atomic<Bool>(false)
     /// Publishes held until `release()`; only the thread whose fence this is touches them.
     private var held: [(MQTTConnection, MQTTOutgoing, MQTTConnection.Completion)] = []
-    /// Run (on the acknowledging thread) when the last outstanding publish is settled.
-    private let settled: @Sendable () -> Void
+    /// The fence's own descriptors of its connection's wake-up pipe, written when the last
+    /// outstanding publish is settled. Acknowledgements arrive on another connection's thread and may
+    /// come after this connection is gone (an adopted session's, on its owner's publisher): the pipe
+    /// stays open while the fence lives, so they never write into a descriptor reused meanwhile.
+    private let wakeRead: Int32, wakeWrite: Int32
 
-    init(settled: @escaping @Sendable () -> Void) { self.settled = settled }
+    init(wakePipe: (read: Int32, write: Int32)) throws(MQTTError) {
+        wakeRead = fcntl(wakePipe.read, F_DUPFD_CLOEXEC, 0)
+        wakeWrite = fcntl(wakePipe.write, F_DUPFD_CLOEXEC, 0)
+        guard wakeRead >= 0, wakeWrite >= 0 else {
+            if wakeRead >= 0 { Glibc.close(wakeRead) }
+            if wakeWrite >= 0 { Glibc.close(wakeWrite) }
+            throw .library(operation: "dup", code: Int32(MOSQ_ERR_ERRNO.rawValue))
+        }
+    }
+
+    deinit {
+        Glibc.close(wakeRead)
+        Glibc.close(wakeWrite)
+    }
 
     /// The fence of the turn running on this thread, if any.
     static var current: PublishFence? {
@@ -49,38 +71,45 @@ final class PublishFence: @unchecked Sendable {
     }
 
     /// After `close()`: publishes what the handlers published, in order, each outstanding until the
-    /// broker acknowledges it. Not those on a connection that has not connected yet: it waits for the
-    /// session's subscriptions to be answered (`MQTTClient.connect`), which the session's turns read.
+    /// broker acknowledges it (also on a publishing connection that has not connected yet: the session
+    /// wrote its subscriptions before reading any message, see `MQTTConnection.turn`, and that
+    /// connection waits only for their answers, which the session goes on reading).
     func release() {
         guard !held.isEmpty else { return }
         let publishes = held
         held.removeAll(keepingCapacity: true)
-        // Each connection once (a turn's publishes almost always go to one): whether it counts.
-        var connections: [(connection: MQTTConnection, counts: Bool)] = []
-        for (connection, _, _) in publishes where !connections.contains(where: { $0.connection === connection }) {
-            connections.append((connection, connection.hasConnected))
-        }
-        func counts(_ connection: MQTTConnection) -> Bool { connections.first { $0.connection === connection }!.counts }
-        count.withLock { $0 += publishes.filter { counts($0.0) }.count }
+        count.withLock { $0 += publishes.count }
+        var connections: [MQTTConnection] = []
         for (connection, message, onComplete) in publishes {
-            connection.enqueue(message, onComplete: counts(connection) ? settling(onComplete) : onComplete, wakes: false)
+            connection.enqueue(message, onComplete: settling(onComplete), wakes: false)
+            if !connections.contains(where: { $0 === connection }) { connections.append(connection) }
         }
         // Woken once, each connection writes the whole batch in one turn.
-        for (connection, _) in connections { connection.wakeNetworkThread() }
+        for connection in connections { connection.wakeNetworkThread() }
     }
 
     /// A counted publish's completion, which settles it.
     private func settling(_ onComplete: @escaping MQTTConnection.Completion) -> MQTTConnection.Completion {
         { [self] result in
+            if case .failure(.shutDown) = result { lost.store(true, ordering: .releasing) }
             let none = count.withLock { count in
                 count -= 1
                 return count == 0
             }
             onComplete(result)
-            if none { settled() }
+            if none {
+                var byte: UInt8 = 1
+                _ = write(wakeWrite, &byte, 1)  // a full pipe already wakes it
+            }
         }
     }
 
     /// How many publishes are outstanding.
     var outstanding: Int { count.withLock { $0 } }
+
+    /// Whether the connection must write nothing: publishes are outstanding, or one was lost.
+    var holdsWrites: Bool { outstanding > 0 || hasLost }
+
+    /// Whether a publish of a handler failed because its connection shut down (see above).
+    var hasLost: Bool { lost.load(ordering: .acquiring) }
 }

@@ -67,4 +67,96 @@ struct MQTTAcknowledgementTests {
         await sender.shutdown()
         await observer.shutdown()
     }
+
+    @Test("a stop while the handler's publish awaits the broker writes no acknowledgement and no DISCONNECT: the message stays with the session for the next client")
+    func stopWhileOutstanding() async throws {
+        let broker = try TestBroker()
+        var configuration = broker.configuration("fenced-stop", cleanStart: false)
+        configuration.acknowledgesAfterPublishing = true
+        let client = try MQTTClient(configuration: configuration, logger: .quiet)
+        let handled = Mutex<[String]>([])
+        let frozen = DispatchSemaphore(value: 0)
+        try await client.subscribeInBursts("stop/in/#") { messages in
+            for message in messages {
+                let name = String(decoding: message.payload, as: UTF8.self)
+                let first = handled.withLock { $0.append(name); return $0.count == 1 }
+                if first { frozen.wait() }
+                client.publish(MQTTOutgoing(topic: "stop/out/\(name)", payload: message.payload)) { _ in }
+            }
+        }
+        try await client.connect(timeout: .seconds(60))
+        let sender = try await broker.connectedClient("stop-sender")
+        try await sender.publish("stop/in/a", payload: Data("a".utf8))
+        #expect(await eventually { handled.withLock { $0 } == ["a"] })
+
+        // The broker frozen, the handler's publish stays outstanding through the stop: the session waits
+        // for it (a ceiling), then ends without writing the acknowledgement of "a" it holds; the publish
+        // fails with the publishing connection's shutdown.
+        broker.pause()
+        frozen.signal()
+        #expect(await eventually { client.connection.fence.outstanding == 1 })
+        await client.shutdown(flushTimeout: .zero)
+        #expect(client.connection.fence.hasLost)
+        broker.resume()
+
+        // The next client on the session is delivered "a" again: it was never acknowledged.
+        let again = try MQTTClient(configuration: configuration, logger: .quiet)
+        let redelivered = Mutex<[String]>([])
+        try await again.subscribeInBursts("stop/in/#") { messages in
+            redelivered.withLock { $0 += messages.map { String(decoding: $0.payload, as: UTF8.self) } }
+        }
+        try await again.connect(timeout: .seconds(60))
+        #expect(await eventually { redelivered.withLock { $0 }.contains("a") }, "redelivered: \(redelivered.withLock { $0 })")
+        await again.shutdown()
+        await sender.shutdown()
+    }
+
+    @Test("from the first message a replica reads: what its session queued while it was away is acknowledged only after what the handler published, though the publishing connection is not up yet")
+    func queuedWhileAway() async throws {
+        let broker = try TestBroker()
+        var configuration = broker.configuration("fenced-start", cleanStart: false)
+        configuration.acknowledgesAfterPublishing = true
+        let earlier = try MQTTClient(configuration: configuration, logger: .quiet)
+        try await earlier.subscribeInBursts("start/in/#") { _ in }
+        try await earlier.connect(timeout: .seconds(60))
+        await earlier.shutdown()
+        let sender = try await broker.connectedClient("start-sender")
+        try await sender.publish("start/in/a", payload: Data("a".utf8))  // queued for the session
+
+        let client = try MQTTClient(configuration: configuration, logger: .quiet)
+        let handled = Mutex<[String]>([])
+        let frozen = DispatchSemaphore(value: 0)
+        // A plain handler, run as the message is read: the session reads nothing more meanwhile.
+        try await client.subscribe("start/in/#") { message in
+            let name = String(decoding: message.payload, as: UTF8.self)
+            let first = handled.withLock { $0.append(name); return $0.count == 1 }
+            if first { frozen.wait() }
+            client.publish(MQTTOutgoing(topic: "start/out/\(name)", payload: message.payload)) { _ in }
+        }
+        let caused = Mutex<[String]>([])
+        let observer = try await broker.connectedClient("start-observer")
+        try await observer.subscribe("start/out/#") { message in
+            caused.withLock { $0.append(String(decoding: message.payload, as: UTF8.self)) }
+        }
+        // The queued message arrives right after the broker accepts the session, before the answers
+        // to its subscriptions that the publishing connection waits for.
+        let connecting = Task { try await client.connect(timeout: .seconds(60)) }
+        #expect(await eventually { handled.withLock { $0 } == ["a"] })
+        #expect(client.publisher?.isConnected == false)
+        broker.pause()
+        frozen.signal()
+        #expect(await eventually { client.connection.fence.outstanding == 1 }, "the handler's publish counts before the publishing connection is up")
+        let socket = mosquitto_socket(client.connection.handle)
+        #expect(socket >= 0)
+        _ = Glibc.shutdown(socket, Int32(SHUT_RDWR))
+        broker.resume()
+
+        // Never acknowledged, "a" comes again; what the handler published arrives.
+        try await connecting.value
+        #expect(await eventually { handled.withLock { $0 } == ["a", "a"] }, "handled: \(handled.withLock { $0 })")
+        #expect(await eventually { caused.withLock { $0 }.contains("a") })
+        await client.shutdown()
+        await sender.shutdown()
+        await observer.shutdown()
+    }
 }
