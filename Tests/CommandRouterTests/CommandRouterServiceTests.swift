@@ -133,6 +133,23 @@ struct CommandRouterServiceTests {
         await h.shutdown()
     }
 
+    @Test("a stop waits for the model's answer to a command read before it: the parent hears back",
+          .enabled(if: FakeLLMServer.pythonAvailable))
+    func stopWaitsForTheModel() async throws {
+        let server = try FakeLLMServer(slowSeconds: 3)
+        defer { server.stop() }
+        let h = try await RouterHarness()
+        try await h.start(environment: ["GUARDIAN_LLM_URL": server.baseURL("slow").absoluteString, "GUARDIAN_LLM_TIMEOUT": "120"])
+        try await h.say("mum", "her games can wait until the project is finished", id: "s1")
+        // The model has the words (it answers after 3 s) when the router is asked to stop.
+        #expect(await eventually { (try? await server.lastRequest())?["messages"] != nil })
+        #expect(h.replies.all.isEmpty)
+        await h.stop()
+        let reply = try #require(await h.reply("s1"), "no reply: the command was acknowledged when read and its answer lost at the stop")
+        #expect([.accepted, .clarify].contains(reply.status))
+        await h.shutdown()
+    }
+
     @Test("a parent commands only the children of their family; unclear words get a question")
     func authorisationAndClarify() async throws {
         let h = try await RouterHarness()

@@ -23,6 +23,9 @@ public final class CommandRouterService: Service, Sendable {
     let interpreter: any Interpreter
     let builtIn = BuiltInInterpreter()
     let usesModel: Bool
+    /// The model's interpretations under way (each can take seconds; the command was acknowledged
+    /// when it was read): a stop waits for them, so that every command read before it is answered.
+    let modelCalls = Mutex<[UUID: Task<Void, Never>]>([:])
     let clock: ServiceClock
     let state = Mutex(State())
     let privacy: PrivacyDesk
@@ -88,6 +91,8 @@ public final class CommandRouterService: Service, Sendable {
             await runtime.runUntilShutdown()
             group.cancelAll()
         }
+        // The model's answers still go out (its timeout bounds the wait).
+        for call in modelCalls.withLock({ Array($0.values) }) { await call.value }
         await runtime.stop()
         outbox.flush()
     }
@@ -116,9 +121,13 @@ public final class CommandRouterService: Service, Sendable {
             if interpretation.isClarify, usesModel, request.text != nil {
                 // Only what the rules would ask about goes to the model, which can take seconds:
                 // interpret off the network thread, then handle as usual.
-                Task { [self] in
-                    let interpretation = await interpreter.interpret(text, now: clock.now().date, timeZone: zone)
-                    process(request, parent: parent, interpretation: interpretation, source: message)
+                let call = UUID()
+                modelCalls.withLock { calls in
+                    calls[call] = Task { [self] in
+                        let interpretation = await interpreter.interpret(text, now: clock.now().date, timeZone: zone)
+                        process(request, parent: parent, interpretation: interpretation, source: message)
+                        modelCalls.withLock { _ = $0.removeValue(forKey: call) }
+                    }
                 }
                 return
             }
