@@ -34,10 +34,7 @@ extension MQTTConnection {
         if ready < 0 {
             return errno == EINTR ? success : Int32(MOSQ_ERR_ERRNO.rawValue)
         }
-        if fds[1].revents & Int16(POLLIN) != 0 {
-            var drained = [UInt8](repeating: 0, count: 64)
-            while read(wakePipe.read, &drained, drained.count) == drained.count {}
-        }
+        if fds[1].revents & Int16(POLLIN) != 0 { drainWakePipe() }
         if fenced { fence.open() }
         if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
             // libmosquitto ends a read early whenever errno reads EAGAIN, and its own wake-up pipe,
@@ -144,11 +141,15 @@ extension MQTTConnection {
         let deadline = ContinuousClock.now + Self.disconnectCeiling
         while fence.outstanding > 0 && !fence.hasLost && ContinuousClock.now < deadline {
             var fd = pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)
-            _ = poll(&fd, 1, 100)
-            var drained = [UInt8](repeating: 0, count: 64)
-            while read(wakePipe.read, &drained, drained.count) == drained.count {}
+            if poll(&fd, 1, 100) > 0 { drainWakePipe() }
         }
         return !fence.holdsWrites
+    }
+
+    /// Empties the wake-up pipe (its bytes only wake the thread).
+    private func drainWakePipe() {
+        var drained = [UInt8](repeating: 0, count: 64)
+        while read(wakePipe.read, &drained, drained.count) == drained.count {}
     }
 
     /// Reads and drops what the broker still sends until it closes the connection (having read

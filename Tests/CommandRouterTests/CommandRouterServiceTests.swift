@@ -141,9 +141,9 @@ struct CommandRouterServiceTests {
         let h = try await RouterHarness()
         try await h.start(environment: ["GUARDIAN_LLM_URL": server.baseURL("slow").absoluteString, "GUARDIAN_LLM_TIMEOUT": "120"])
         try await h.say("mum", "her games can wait until the project is finished", id: "s1")
-        // The model has the words (it answers after 3 s) when the router is asked to stop.
+        // The model has the words (it answers after 3 s) when the router is asked to stop. (Were the
+        // machine so slow that the answer came first, the test would only show less, never fail.)
         #expect(await eventually { (try? await server.lastRequest())?["messages"] != nil })
-        #expect(h.replies.all.isEmpty)
         await h.stop()
         let reply = try #require(await h.reply("s1"), "no reply: the command was acknowledged when read and its answer lost at the stop")
         #expect([.accepted, .clarify].contains(reply.status))
