@@ -156,7 +156,7 @@ let package = Package(
             name: "GuardianTestSupport", dependencies: [
                 "CSpawn", "GuardianShared", "BrokerAccess", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Tests/Support", swiftSettings: strict),
+            path: "Tests/Support", exclude: ["fake_llm_server.py"], swiftSettings: strict),
         .executableTarget(
             name: "guardian-bench", dependencies: [
                 "GuardianTestSupport", "GuardianIngest", "GuardianGeofence", "GuardianPredictor", "GuardianNotifier", "GuardianTimeline", "GuardianCommandRouter", "MQTT",

@@ -1,6 +1,7 @@
 import Foundation
 @testable import GuardianCommandRouter
 import GuardianShared
+import GuardianTestSupport
 import Testing
 
 /// Each test starts its own fake server (a class suite: deinit stops it, pass or fail).

@@ -78,3 +78,50 @@ extension KillTests {
         broker.stop()
     }
 }
+
+extension KillTests {
+    /// A parent's words the rules would question go to the model; the router is killed while the
+    /// model thinks (the command's message was acknowledged when read) and started again.
+    @Test("command-router killed with SIGKILL while the model thinks: asks again on restart and answers the parent")
+    func commandRouterDuringModelCall() async throws {
+        try #require(FaultHarness.built("command-router"))
+        try #require(FakeLLMServer.pythonAvailable, "python3 runs the stand-in model")
+        // `slow` answers only after this long: the first router never hears back.
+        let model = try FakeLLMServer(slowSeconds: 600)
+        defer { model.stop() }
+        let broker = try TestBroker()
+        let data = try TemporaryDirectory()
+        let observer = try await broker.connectedClient("observer")
+        let family = Family(parents: ["mum"], children: [Family.Child(deviceId: "sam-tablet", name: "Sam")])
+        try await observer.publish("guardian/families/fam", payload: GuardianJSON.encode(family), retain: true)
+        let replies = try await Tally(observer, "guardian/parents/mum/replies") { _, object in
+            (object["commandId"] as? String).map { "\($0)/\(object["status"] as? String ?? "?")" }
+        }
+        let thinking = ["GUARDIAN_LLM_URL": model.baseURL("slow").absoluteString, "GUARDIAN_LLM_TIMEOUT": "900"]
+        var router = try await FaultHarness.start("command-router", broker: broker, data: data.url, observer: observer, environment: thinking)
+        let parent = try await broker.connectedClient("parent-app")
+        try await parent.publish("guardian/parents/mum/commands", payload: Data(#"{"id": "m1", "text": "her games can wait until the project is finished"}"#.utf8))
+        let asked = await eventually(.seconds(120)) { (try? await model.lastRequest())?["messages"] != nil }
+        try #require(asked, "the model was never asked")
+        router.kill(signal: SIGKILL)
+        #expect(replies.keys.isEmpty, "answered before the kill: \(replies.keys)")
+
+        // Started again with a model that answers at once ("shut down games for 4321 s, child Sam").
+        router = try await FaultHarness.start(
+            "command-router", broker: broker, data: data.url, observer: observer,
+            environment: ["GUARDIAN_LLM_URL": model.baseURL("valid").absoluteString])
+        let answered = await FaultHarness.waitUntil(timeout: .seconds(120)) { replies.keys.contains("m1/accepted") }
+        #expect(answered, "no answer after the restart (the command was acknowledged when read, then lost): \(replies.keys)")
+        let reader = try await broker.connectedClient("child-app")
+        let command = try await MessageCollector(reader, "guardian/children/sam-tablet/command")
+        #expect(await FaultHarness.waitUntil(timeout: .seconds(120)) { command.count > 0 })
+        let latest = try #require(command.all.last.flatMap { (try? JSONSerialization.jsonObject(with: $0.payload)) as? [String: Any] })
+        #expect(latest["id"] as? String == "m1")
+
+        router.kill()
+        await reader.shutdown()
+        await parent.shutdown()
+        await observer.shutdown()
+        broker.stop()
+    }
+}

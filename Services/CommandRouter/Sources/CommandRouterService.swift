@@ -24,7 +24,8 @@ public final class CommandRouterService: Service, Sendable {
     let builtIn = BuiltInInterpreter()
     let usesModel: Bool
     /// The model's interpretations under way (each can take seconds; the command was acknowledged
-    /// when it was read): a stop waits for them, so that every command read before it is answered.
+    /// when it was read): a stop waits for them, so that every command read before it is answered
+    /// (and a kill leaves them kept in the store, `RouterStore+ModelQuestions`).
     let modelCalls = Mutex<[UUID: Task<Void, Never>]>([:])
     let clock: ServiceClock
     let state = Mutex(State())
@@ -78,6 +79,7 @@ public final class CommandRouterService: Service, Sendable {
         privacy.answer(for: { [handoff] in handoff.owns($0) })
         try await runtime.start()
         refreshPolicies()
+        askUnansweredQuestions()
 
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [outbox] in await outbox.runFlushing() }
@@ -119,20 +121,61 @@ public final class CommandRouterService: Service, Sendable {
             let zone = timeZoneForParent(parent, named: request.child)
             interpretation = builtIn.interpret(text, now: clock.now().date, timeZone: zone)
             if interpretation.isClarify, usesModel, request.text != nil {
-                // Only what the rules would ask about goes to the model, which can take seconds:
-                // interpret off the network thread, then handle as usual.
-                let call = UUID()
-                modelCalls.withLock { calls in
-                    calls[call] = Task { [self] in
-                        let interpretation = await interpreter.interpret(text, now: clock.now().date, timeZone: zone)
-                        process(request, parent: parent, interpretation: interpretation, source: message)
-                        modelCalls.withLock { _ = $0.removeValue(forKey: call) }
-                    }
-                }
-                return
+                // Only what the rules would ask about goes to the model.
+                return askModel(request, text: text, parent: parent, zone: zone, source: message)
             }
         }
         process(request, parent: parent, interpretation: interpretation, source: message)
+    }
+
+    /// Asks the model about a parent's words, off the network thread (it can take seconds), then
+    /// handles its answer as usual. The command is kept in the store until then (`RouterStore.ask`,
+    /// or already kept: `asked`), so a router killed meanwhile asks again on its next start.
+    private func askModel(_ request: ParentRequest, text: String, parent: String, zone: TimeZone, source: MQTTMessage, asked: Int64? = nil) {
+        let question: Int64?
+        do {
+            question = try asked ?? store.ask(source, at: clock.now())
+        } catch {
+            runtime.logger.error("cannot keep the command asked about", metadata: [LogKey.topic: "\(source.topic)", LogKey.error: "\(error)"])
+            question = nil
+        }
+        let call = UUID()
+        modelCalls.withLock { calls in
+            calls[call] = Task { [self] in
+                let interpretation = await interpreter.interpret(text, now: clock.now().date, timeZone: zone)
+                process(request, parent: parent, interpretation: interpretation, source: source)
+                if let question {
+                    do {
+                        try store.answered(question)
+                    } catch {
+                        runtime.logger.error("cannot forget the command answered", metadata: [LogKey.topic: "\(source.topic)", LogKey.error: "\(error)"])
+                    }
+                }
+                modelCalls.withLock { _ = $0.removeValue(forKey: call) }
+            }
+        }
+    }
+
+    /// Asks the model again about the commands it was asked before the router last stopped and
+    /// whose answers were never handled (a kill, a crash). With no model configured any more, the
+    /// rules answer them.
+    private func askUnansweredQuestions() {
+        let questions: [RouterStore.ModelQuestion]
+        do {
+            questions = try store.unansweredQuestions()
+        } catch {
+            return runtime.logger.error("cannot read the commands asked about", metadata: [LogKey.error: "\(error)"])
+        }
+        for question in questions {
+            // Kept only once decoded: these decode again.
+            guard let parent = topicId(question.message), let request = try? JSONDecoder().decodePayload(ParentRequest.self, from: question.message.payload),
+                let text = request.text
+            else {
+                try? store.answered(question.id)
+                continue
+            }
+            askModel(request, text: text, parent: parent, zone: timeZoneForParent(parent, named: request.child), source: question.message, asked: question.id)
+        }
     }
 
     /// The time zone to read a parent's words in: their (named or only) child's.

@@ -4,7 +4,7 @@ import GuardianShared
 import Logging
 
 /// The command-router's store: families and profiles as last seen, each child's rules and last
-/// published policy, app usage for activity queries, and the outbox.
+/// published policy, app usage for activity queries, the commands the model is asked about, and the outbox.
 final class RouterStore: Sendable {
     let store: ServiceStore
     let retained: RetainedStateCache
@@ -38,6 +38,11 @@ final class RouterStore: Sendable {
                     UPDATE usage SET event_id = 'stored-' || rowid;
                     CREATE UNIQUE INDEX usage_by_event ON usage(device_id, event_id);
                     """)
+        }
+        migrator.registerMigration("v4-questions-to-the-model") { db in
+            // Parents' commands the model is asked about, until its answer is handled (`RouterStore+ModelQuestions`).
+            try db.execute(
+                sql: "CREATE TABLE model_questions (id INTEGER PRIMARY KEY AUTOINCREMENT, topic TEXT NOT NULL, payload BLOB NOT NULL, asked INTEGER NOT NULL)")
         }
         return migrator
     }()

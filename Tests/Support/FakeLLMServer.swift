@@ -1,5 +1,4 @@
 import Foundation
-import GuardianTestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -9,13 +8,13 @@ import Glibc
 import Darwin
 #endif
 
-/// `Fixtures/fake_llm_server.py` running on a free loopback port, stopped by ``stop()`` or deinit.
-final class FakeLLMServer: @unchecked Sendable {
-    let port: Int
+/// `fake_llm_server.py` (beside this file) running on a free loopback port, stopped by ``stop()`` or deinit.
+public final class FakeLLMServer: @unchecked Sendable {
+    public let port: Int
     private let process: Process
     private let lock = NSLock()
 
-    static var pythonAvailable: Bool {
+    public static var pythonAvailable: Bool {
         let probe = Process()
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         probe.arguments = ["python3", "--version"]
@@ -27,11 +26,11 @@ final class FakeLLMServer: @unchecked Sendable {
     }
 
     /// Starts the server; `slowSeconds` is how long mode `slow` takes to answer.
-    init(slowSeconds: Double = 3) throws {
+    public init(slowSeconds: Double = 3) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // Port 0: the server binds a free port itself and says which, so no other process can take it in between.
-        process.arguments = ["python3", Fixtures.url("fake_llm_server.py").path, "0", String(slowSeconds)]
+        process.arguments = ["python3", URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("fake_llm_server.py").path, "0", String(slowSeconds)]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -50,16 +49,16 @@ final class FakeLLMServer: @unchecked Sendable {
     deinit { stop() }
 
     /// The base URL that makes the server behave as `mode` (see the script).
-    func baseURL(_ mode: String) -> URL { URL(string: "http://127.0.0.1:\(port)/\(mode)")! }
+    public func baseURL(_ mode: String) -> URL { URL(string: "http://127.0.0.1:\(port)/\(mode)")! }
 
     /// The last request body the server received.
-    func lastRequest() async throws -> [String: Any] {
+    public func lastRequest() async throws -> [String: Any] {
         let (data, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/last-request")!)
         return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
 
     /// SIGTERM, then SIGKILL if the server is still running after 2 s.
-    func stop() {
+    public func stop() {
         lock.lock()
         defer { lock.unlock() }
         guard process.isRunning else { return }
