@@ -78,6 +78,12 @@ enum FaultHarness {
         return (restarted, point)
     }
 
+    /// The most repeated outputs a kill may leave, by design: the broker delivers again every message
+    /// it had sent the service unacknowledged (at most the receive maximum, 1000; a service holds a
+    /// message's acknowledgement until what it caused is at the broker), and on restart the outbox
+    /// publishes again what it had not yet cleared (at most as many). A replay of a whole stream is more.
+    static let repeatCeiling = 2 * 1000
+
     /// Polls `condition` until it holds or `timeout` passes; returns whether it held.
     @discardableResult
     static func waitUntil(timeout: Duration, every interval: Duration = .milliseconds(20), _ condition: () -> Bool) async -> Bool {
