@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs Guardian natively: mosquitto with broker-config/ plus every service binary that exists,
-# logs under .run/logs, state under .run/. Ctrl-C (or `make stop`) stops everything cleanly.
+# logs under .run/logs, state under .run/. Ctrl-C (or `make stop`) stops everything cleanly: the
+# services first, the broker last.
 #
 # Environment: GUARDIAN_BIN (folder of the built executables), GUARDIAN_PORT (plain MQTT on
 # loopback, default 1883), GUARDIAN_TLS_PORT (TLS on every interface, default 8883), GUARDIAN_TLS_DIR,
@@ -39,8 +40,14 @@ stop_all() {
   trap - INT TERM HUP EXIT
   echo
   echo "stopping Guardian…"
-  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill -TERM "${pids[$i]}" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  # The services (and the log tail) first, each leaving the broker cleanly; the broker (the first
+  # started) once they are gone.
+  for ((i = ${#pids[@]} - 1; i >= 1; i--)); do kill -TERM "${pids[$i]}" 2>/dev/null || true; done
+  for ((i = ${#pids[@]} - 1; i >= 1; i--)); do wait "${pids[$i]}" 2>/dev/null || true; done
+  if [ ${#pids[@]} -gt 0 ]; then
+    kill -TERM "${pids[0]}" 2>/dev/null || true
+    wait "${pids[0]}" 2>/dev/null || true
+  fi
   rm -f "$lock" "$run/connection"
   echo "stopped."
   exit "$status"
@@ -65,7 +72,10 @@ GUARDIAN_BIN="$bin" GUARDIAN_BROKER_LOG="$run/logs/mosquitto.log" "$root/scripts
 conf="$run/mosquitto.conf"
 tls_dir="${GUARDIAN_TLS_DIR:-$run/tls}"
 
-mosquitto -c "$conf" &
+# Everything runs in a session of its own (setsid), out of the terminal's process group: Ctrl-C
+# reaches only this script, whose trap stops the services first and the broker last (a broker
+# stopped together with them would leave them stopping without it).
+setsid mosquitto -c "$conf" &
 pids+=($!)
 for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.05; done
 
@@ -77,7 +87,7 @@ for service in "${services[@]}"; do
   GUARDIAN_MQTT_PASSWORD_FILE="$run/secrets/$service" \
   GUARDIAN_DATA_DIR="$run/data" \
   GUARDIAN_INSTANCE_ID="${GUARDIAN_INSTANCE_ID:-local}" \
-    "$bin/$service" >>"$run/logs/$service.log" 2>&1 &
+    setsid "$bin/$service" >>"$run/logs/$service.log" 2>&1 &
   pids+=($!)
   started+=("$service")
 done
@@ -87,7 +97,7 @@ if [ -x "$bin/console" ]; then
   GUARDIAN_MQTT_URL="mqtt://127.0.0.1:$port" \
   GUARDIAN_CONSOLE_HOST=127.0.0.1 \
   GUARDIAN_CONSOLE_PORT="$console_port" \
-    "$bin/console" >>"$run/logs/console.log" 2>&1 &
+    setsid "$bin/console" >>"$run/logs/console.log" 2>&1 &
   pids+=($!)
   started+=(console)
 fi
@@ -135,7 +145,7 @@ TXT
 service_logs=()
 for service in "${started[@]}"; do service_logs+=("$run/logs/$service.log"); done
 if [ ${#service_logs[@]} -gt 0 ]; then
-  tail -n 0 -F "${service_logs[@]}" &
+  setsid tail -n 0 -F "${service_logs[@]}" &
   pids+=($!)
 fi
 while true; do

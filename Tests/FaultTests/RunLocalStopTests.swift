@@ -3,16 +3,33 @@ import Glibc
 import GuardianTestSupport
 import Testing
 
-/// `make run` (scripts/run-local.sh) stopped by a signal other than Ctrl-C leaves nothing running.
+/// `make run` (scripts/run-local.sh) stopped by Ctrl-C or another signal leaves nothing running.
 @Suite("make run stops everything it started")
 struct RunLocalStopTests {
     static let executables = FaultHarness.executables
     static let built = ["guardian", "ingest", "notifier", "console"].allSatisfy { FileManager.default.isExecutableFile(atPath: executables.appendingPathComponent($0).path) }
 
     @Test(
-        "SIGTERM to make run's script: the broker, every service, the console and the log tail stop with it, and its connection file goes",
+        "SIGTERM to make run's script: every service, the console and the log tail stop with it, the broker last, and its connection file goes",
         .enabled(if: RunLocalStopTests.built, "the executables are not built"))
     func sigtermStopsEverything() async throws {
+        try await stopsEverything { script in kill(script, SIGTERM) }
+    }
+
+    /// The terminal sends Ctrl-C's SIGINT to the whole foreground group: were the broker and the
+    /// services in it, they would all stop at once, the services without their broker.
+    @Test(
+        "Ctrl-C (SIGINT to make run's whole process group): the same clean stop, the broker last, nothing reported as exited",
+        .enabled(if: RunLocalStopTests.built, "the executables are not built"))
+    func ctrlCStopsEverything() async throws {
+        let printed = try await stopsEverything { script in kill(-script, SIGINT) }
+        #expect(!printed.contains("exited"), "a process was reported exited, not stopped:\n\(printed)")
+    }
+
+    /// Starts the script on its own state and ports, stops it with `stop` (given its pid, which leads
+    /// its own process group), checks everything it started is gone; returns what it printed.
+    @discardableResult
+    func stopsEverything(_ stop: (pid_t) -> Void) async throws -> String {
         let folder = try TemporaryDirectory()
         // Its own state and ports: never the checkout's .run or a running make run.
         let run = folder.url.appendingPathComponent("run")
@@ -25,25 +42,36 @@ struct RunLocalStopTests {
                 "GUARDIAN_TLS_PORT": String(ports[1].port), "GUARDIAN_CONSOLE_PORT": String(ports[2].port),
             ],
             logFile: output)
-        defer { killGroup(script.pid) }
+        let started = await {
+            let printed = { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+            #expect(await eventually(.seconds(300)) { printed().contains("Guardian is running") }, "make run did not start:\n\(printed())")
+            // Everything it started, the log tail among them (each with its start time, against pid reuse).
+            return descendants(of: script.pid)
+        }()
+        defer {
+            killGroup(script.pid)
+            for child in started where child.isAlive { kill(child.pid, SIGKILL) }
+        }
         let printed = { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
-        #expect(await eventually(.seconds(300)) { printed().contains("Guardian is running") }, "make run did not start:\n\(printed())")
         let connection = run.appendingPathComponent("connection")
         #expect(FileManager.default.fileExists(atPath: connection.path), "no .run/connection while running")
-
-        // Everything it started, the log tail among them (each with its start time, against pid reuse).
-        let started = descendants(of: script.pid)
         let names = Set(started.map(\.name))
         #expect(names.isSuperset(of: ["mosquitto", "ingest", "notifier", "console", "tail"]), "started: \(names.sorted())")
 
-        kill(script.pid, SIGTERM)
+        stop(script.pid)
         let status = await script.waitForExit(timeout: .seconds(120))
-        #expect(status == 0, "make run's exit status after SIGTERM: \(status.map(String.init) ?? "still running")\n\(printed())")
+        #expect(status == 0, "make run's exit status: \(status.map(String.init) ?? "still running")\n\(printed())")
         // What it started is gone once it has exited (the ceiling only bounds a leftover).
         let leftover = { started.filter { $0.isAlive } }
         #expect(await eventually(.seconds(60)) { leftover().isEmpty }, "still running after make run stopped: \(leftover().map(\.name))")
         #expect(!FileManager.default.fileExists(atPath: connection.path), ".run/connection left behind")
+        // The broker stopped last: no service lost its connection while it stopped.
+        for name in ["ingest", "notifier", "geofence", "timeline", "predictor", "command-router"] {
+            let log = (try? String(contentsOf: run.appendingPathComponent("logs/\(name).log"), encoding: .utf8)) ?? ""
+            #expect(!log.contains("connection lost"), "\(name) lost the broker while it stopped:\n\(log.suffix(1500))")
+        }
         _ = ports
+        return printed()
     }
 
     /// One process: its pid, name and start time (field 22 of /proc/PID/stat).
