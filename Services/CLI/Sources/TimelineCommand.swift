@@ -74,15 +74,30 @@ struct TimelineCommand: AsyncParsableCommand {
             let message = await fetch.value
             timeout.cancel()
             await client.shutdown()
-            guard let message, !message.payload.isEmpty else { throw ValidationError("no published day \(date) for \(device)") }
+            guard let message, !message.payload.isEmpty else {
+                // Not a usage error: the day is not there (yet).
+                FileHandle.standardError.write(Data("""
+                    no published day \(date) for \(device): the timeline publishes a device's days when it is asked to \
+                    (the device, or an administrator, publishes {} on \(topics.prefix)/timeline/\(device)/generate), \
+                    from the events it has of them.
+
+                    """.utf8))
+                throw ExitCode(1)
+            }
             let day = try JSONDecoder().decode(PublishedDay.self, from: message.payload)
             if let svg {
                 guard let timeline = day.dayTimeline else { throw ValidationError("the published day is not a day in \(day.timezone)") }
                 try TimelineSVG().render(timeline).write(toFile: svg, atomically: true, encoding: .utf8)
                 print("wrote \(svg): \(day.slots.count) slots on \(day.date) (\(day.timezone))")
             } else {
+                // On the day's own clock, as the person lived it.
+                let clock = DateFormatter()
+                clock.locale = Locale(identifier: "en_US_POSIX")
+                clock.timeZone = TimeZone(identifier: day.timezone) ?? .gmt
+                clock.dateFormat = "HH:mm"
+                print("\(device) \(day.date) (\(clock.timeZone.identifier))")
                 for slot in day.slots {
-                    print("\(slot.start.rfc3339.dropFirst(11).prefix(5))-\(slot.end.rfc3339.dropFirst(11).prefix(5))  \(slot.category.rawValue)  \(slot.activity.rawValue)  \(Int(slot.confidence * 100))%\(slot.edited ? " (edited)" : "")")
+                    print("\(clock.string(from: slot.start.date))-\(clock.string(from: slot.end.date))  \(slot.category.rawValue)  \(slot.activity.rawValue)  \(Int(slot.confidence * 100))%\(slot.edited ? " (edited)" : "")")
                 }
             }
         }
