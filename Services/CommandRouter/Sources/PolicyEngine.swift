@@ -17,9 +17,9 @@ struct PolicyEngine: Sendable {
         var rules = prune(rules, now: now)
         switch command.action {
         case .shutdown:
-            rules.append(rule(.shutdown))
+            rules = adding(rule(.shutdown), to: rules)
         case .blockApp:
-            rules.append(rule(.blockApp))
+            rules = adding(rule(.blockApp), to: rules)
         case .warning:
             break
         case .allow:
@@ -43,6 +43,19 @@ struct PolicyEngine: Sendable {
             rules.append(scheduleRule(schedule, command: command, id: id, now: now, end: end))
         }
         return .success(rules)
+    }
+
+    /// Adds a block. A parent who asks again for a block already in force means one block: the one
+    /// ending later stays (never an earlier end: that would lift the block sooner than asked), not two
+    /// identical restrictions.
+    private func adding(_ block: RestrictionRule, to rules: [RestrictionRule]) -> [RestrictionRule] {
+        let same = { (rule: RestrictionRule) in
+            rule.kind == block.kind && rule.schedule == nil && rule.condition == block.condition
+                && Set(rule.apps ?? []) == Set(block.apps ?? []) && Set(rule.categories ?? []) == Set(block.categories ?? [])
+        }
+        let outlasts = { (rule: RestrictionRule) in rule.until == nil || block.until.map { rule.until! >= $0 } ?? false }
+        if rules.contains(where: { same($0) && outlasts($0) }) { return rules }
+        return rules.filter { !same($0) } + [block]
     }
 
     /// A schedule's rule: recurring, or (repeat `none`) only its first window from now.

@@ -1,0 +1,44 @@
+import Foundation
+@testable import GuardianCommandRouter
+import GuardianShared
+import Testing
+
+/// A parent who asks again for a block already in force gets one block, never an earlier end.
+@Suite("A block asked for again")
+struct RepeatedBlockTests {
+    let times = MoreTimeTests()
+
+    @Test("the same block twice: one restriction, ending at the later end")
+    func sameBlockTwice() throws {
+        let games = try ParentCommand(action: .shutdown, durationSeconds: 7200, categories: [.games])
+        let rules = try times.apply([(0, games), (30, games)])
+        #expect(rules.count == 1 && rules.first?.commandId == "c1")
+        #expect(times.engine.restrictions(rules, at: times.at(31)).count == 1)
+        #expect(times.blocked(rules, at: 149.9) == ["shutdown:games"])
+        #expect(times.blocked(rules, at: 150.1) == [])
+    }
+
+    @Test("a shorter block of the same games while a longer one runs changes nothing: the block is not lifted sooner")
+    func shorterBlockKeepsTheLongerOne() throws {
+        let rules = try times.apply([
+            (0, try ParentCommand(action: .shutdown, durationSeconds: 7200, categories: [.games])),
+            (30, try ParentCommand(action: .shutdown, durationSeconds: 600, categories: [.games])),
+        ])
+        #expect(rules.count == 1 && rules.first?.commandId == "c0")
+        #expect(times.blocked(rules, at: 119.9) == ["shutdown:games"])
+    }
+
+    @Test("blocks of other apps, or of the same app as a different kind, stay side by side")
+    func differentBlocksStay() throws {
+        let rules = try times.apply([
+            (0, try ParentCommand(action: .blockApp, apps: ["youtube"])),
+            (1, try ParentCommand(action: .blockApp, durationSeconds: 600, apps: ["tiktok"])),
+            (2, try ParentCommand(action: .shutdown, durationSeconds: 600, categories: [.games])),
+            (3, try ParentCommand(action: .blockApp, durationSeconds: 600, apps: ["youtube"])),
+        ])
+        #expect(Set(times.blocked(rules, at: 4)) == ["block_app:youtube", "block_app:tiktok", "shutdown:games"])
+        // YouTube's open block outlasts the ten minutes asked again.
+        #expect(rules.filter { $0.apps == ["youtube"] }.map(\.commandId) == ["c0"])
+        #expect(times.blocked(rules, at: 20) == ["block_app:youtube"])
+    }
+}
