@@ -150,6 +150,22 @@ struct CommandRouterServiceTests {
         await h.shutdown()
     }
 
+    @Test("a block asked for again is one restriction; a shorter one is told when the block really ends")
+    func repeatedBlock() async throws {
+        let h = try await RouterHarness()
+        try await h.start()
+        try await h.say("mum", "Block all games for 2 hours", id: "r1")
+        #expect(await h.reply("r1")?.status == .accepted)
+        try await h.say("mum", "Block all games for 10 minutes", id: "r2")
+        let second = try #require(await h.reply("r2"))
+        #expect(second.status == .accepted)
+        #expect(second.summary.contains("until") && second.summary.contains("a longer block was already in force"), "\(second.summary)")
+        #expect(await eventually(.seconds(120)) { h.policies("sam-tablet").last?.restrictions.map(\.commandId) == ["r2"] })
+        let block = try #require(h.policies("sam-tablet").last?.restrictions.first)
+        #expect(block.until == RFC3339.parse("2026-11-18T16:00:00Z").map(Timestamp.init), "ends \(block.until.map(\.rfc3339) ?? "never")")
+        await h.shutdown()
+    }
+
     @Test("a parent commands only the children of their family; unclear words get a question")
     func authorisationAndClarify() async throws {
         let h = try await RouterHarness()

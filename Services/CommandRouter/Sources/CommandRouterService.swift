@@ -248,7 +248,8 @@ public final class CommandRouterService: Service, Sendable {
             var child = s.children[deviceId] ?? RouterStore.Child()
             let result = engine.apply(command, id: id, now: now, to: child.rules)
             // The parent reads it: `until` on their clock when known, else on the child's.
-            let summary = "\(s.household.families.name(of: deviceId)): \(command.summary(in: s.household.knownTimeZone(of: parent) ?? zone))"
+            let parentZone = s.household.knownTimeZone(of: parent) ?? zone
+            var summary = "\(s.household.families.name(of: deviceId)): \(command.summary(in: parentZone))"
             var messages: [MQTTOutgoing] = []
             switch result {
             case .failure(let rejection):
@@ -256,6 +257,11 @@ public final class CommandRouterService: Service, Sendable {
             case .success(let rules):
                 child.rules = rules
                 let expires = rules.filter { $0.commandId == id }.compactMap(\.until).max()
+                // A block asked again that goes on longer than asked (`PolicyEngine.adding`) says when it ends.
+                if let expires, [.shutdown, .blockApp].contains(command.action),
+                    let own = command.untilDate.map(Timestamp.init) ?? command.durationSeconds.map({ now.adding(seconds: Double($0)) }), own < expires {
+                    summary = "\(s.household.families.name(of: deviceId)): \(command.effect(expiresAt: expires, in: parentZone)) (a longer block was already in force)"
+                }
                 let latest = ChildCommandMessage(id: id, issuedAt: now, issuedBy: parent, command: command, expiresAt: expires)
                 messages.append(MQTTOutgoing(topic: "\(runtime.topics.prefix)/children/\(deviceId)/command", payload: GuardianJSON.encode(latest), retain: true))
                 if let policy = policyIfChanged(&child, engine: engine, now: now) { messages.append(policyMessage(policy, deviceId: deviceId)) }

@@ -41,7 +41,7 @@ extension ParentCommand {
     /// What is in effect once the child's device applied it, `until` shown on `timeZone`'s clock: a
     /// timed command ends at `expiresAt` ("Games blocked until Wed 18:26"), otherwise as ``summary(in:)``.
     public func effect(expiresAt: Timestamp?, in timeZone: TimeZone) -> String {
-        guard let expiresAt, durationSeconds != nil, action != .extend else { return summary(in: timeZone) }
+        guard let expiresAt, durationSeconds != nil || untilDate != nil, action != .extend else { return summary(in: timeZone) }
         var shown = self
         shown.durationSeconds = nil
         shown.until = expiresAt.rfc3339

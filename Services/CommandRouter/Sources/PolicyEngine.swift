@@ -45,17 +45,20 @@ struct PolicyEngine: Sendable {
         return .success(rules)
     }
 
-    /// Adds a block. A parent who asks again for a block already in force means one block: the one
-    /// ending later stays (never an earlier end: that would lift the block sooner than asked), not two
-    /// identical restrictions.
+    /// Adds a block. A parent who asks again for a block already in force means one block: the new
+    /// command's, ending at the later of the two ends (never sooner: that would lift the block
+    /// earlier than asked), not two identical restrictions.
     private func adding(_ block: RestrictionRule, to rules: [RestrictionRule]) -> [RestrictionRule] {
         let same = { (rule: RestrictionRule) in
             rule.kind == block.kind && rule.schedule == nil && rule.condition == block.condition
                 && Set(rule.apps ?? []) == Set(block.apps ?? []) && Set(rule.categories ?? []) == Set(block.categories ?? [])
         }
-        let outlasts = { (rule: RestrictionRule) in rule.until == nil || block.until.map { rule.until! >= $0 } ?? false }
-        if rules.contains(where: { same($0) && outlasts($0) }) { return rules }
-        return rules.filter { !same($0) } + [block]
+        var merged = block
+        for rule in rules where same(rule) {
+            merged.from = min(merged.from, rule.from)
+            merged.until = rule.until.flatMap { end in merged.until.map { max($0, end) } }
+        }
+        return rules.filter { !same($0) } + [merged]
     }
 
     /// A schedule's rule: recurring, or (repeat `none`) only its first window from now.

@@ -48,9 +48,10 @@ struct RestrictionRule: Codable, Sendable, Equatable {
         !Set(apps ?? []).isDisjoint(with: other.apps ?? []) || !Set(categories ?? []).isDisjoint(with: other.categories ?? [])
     }
 
-    /// True when an exemption covers this rule (same apps or categories, or everything).
+    /// True when an exemption covers this rule (same apps or categories, or everything) made no
+    /// earlier than it: a block asked for during an allowance is the parent's latest word.
     func isCovered(by exemption: RestrictionRule) -> Bool {
-        guard exemption.kind == .exemption, kind != .exemption else { return false }
+        guard exemption.kind == .exemption, kind != .exemption, exemption.from >= from else { return false }
         if exemption.apps == nil && exemption.categories == nil { return true }
         let apps = Set(apps ?? []), categories = Set(categories ?? [])
         return !apps.intersection(exemption.apps ?? []).isEmpty || !categories.intersection(exemption.categories ?? []).isEmpty
