@@ -166,6 +166,31 @@ struct CommandRouterServiceTests {
         await h.shutdown()
     }
 
+    @Test("commands asked of the model and never answered (a kill) are asked again on start; one read too long ago is refused, not applied late")
+    func unansweredQuestionsOnStart() async throws {
+        let server = try FakeLLMServer()
+        defer { server.stop() }
+        let h = try await RouterHarness()  // now 14:00
+        // What a router killed while the model thought left in its store: one read two minutes ago, one an hour ago.
+        do {
+            let config = try h.broker.serviceConfig(service: "command-router", dataDirectory: h.data.url)
+            let store = try RouterStore(config: config, logger: .quiet)
+            let words = "her games can wait until the project is finished"
+            for (id, asked) in [("fresh", "2026-11-18T13:58:00Z"), ("stale", "2026-11-18T13:00:00Z")] {
+                let message = MQTTMessage(topic: "guardian/parents/mum/commands", payload: GuardianJSON.encode(["id": id, "text": words]))
+                _ = try store.ask(message, at: Timestamp(rfc3339: asked)!)
+            }
+        }
+        try await h.start(environment: ["GUARDIAN_LLM_URL": server.baseURL("valid").absoluteString, "GUARDIAN_LLM_TIMEOUT": "120"])
+        // The model answers "shut down games for 4321 s, child Sam".
+        let fresh = try #require(await h.reply("fresh"), "the command left unanswered was not asked again")
+        #expect(fresh.status == .accepted, "\(fresh)")
+        let stale = try #require(await h.reply("stale"))
+        #expect(stale.status == .rejected && stale.reason?.contains("say them again") == true, "\(stale)")
+        #expect(await eventually(.seconds(120)) { h.policies("sam-tablet").last?.restrictions.map(\.commandId) == ["fresh"] })
+        await h.shutdown()
+    }
+
     @Test("a parent commands only the children of their family; unclear words get a question")
     func authorisationAndClarify() async throws {
         let h = try await RouterHarness()

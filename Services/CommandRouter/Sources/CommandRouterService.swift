@@ -156,9 +156,14 @@ public final class CommandRouterService: Service, Sendable {
         }
     }
 
+    /// A command asked about longer ago than this (seconds) when the router starts again is not
+    /// applied: its "for two hours" would count from the restart, its "tonight" might be tomorrow's.
+    static let staleQuestion = 600.0
+
     /// Asks the model again about the commands it was asked before the router last stopped and
     /// whose answers were never handled (a kill, a crash). With no model configured any more, the
-    /// rules answer them.
+    /// rules answer them. One asked too long ago (`staleQuestion`) is refused instead: the parent is
+    /// told to say it again.
     private func askUnansweredQuestions() {
         let questions: [RouterStore.ModelQuestion]
         do {
@@ -171,6 +176,16 @@ public final class CommandRouterService: Service, Sendable {
             guard let parent = topicId(question.message), let request = try? JSONDecoder().decodePayload(ParentRequest.self, from: question.message.payload),
                 let text = request.text
             else {
+                try? store.answered(question.id)
+                continue
+            }
+            let minutes = Double(clock.now().milliseconds - question.asked.milliseconds) / 60_000
+            if minutes * 60 > Self.staleQuestion {
+                if isLead {
+                    reply(to: parent, CommandReply(
+                        commandId: request.id, status: .rejected, summary: "Not applied",
+                        reason: "Guardian restarted while reading these words, \(Int(minutes)) minutes ago: say them again if they still hold"))
+                }
                 try? store.answered(question.id)
                 continue
             }

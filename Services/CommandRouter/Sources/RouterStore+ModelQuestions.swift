@@ -12,6 +12,8 @@ extension RouterStore {
     struct ModelQuestion: Sendable {
         var id: Int64
         var message: MQTTMessage
+        /// When the command was read.
+        var asked: Timestamp
     }
 
     /// Keeps the command of `message` until ``answered(_:)``; returns its id.
@@ -27,8 +29,8 @@ extension RouterStore {
     /// The commands asked about and not yet answered, oldest first.
     func unansweredQuestions() throws(StorageError) -> [ModelQuestion] {
         try store.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, topic, payload FROM model_questions ORDER BY id").map { row in
-                ModelQuestion(id: row["id"], message: MQTTMessage(topic: row["topic"], payload: row["payload"]))
+            try Row.fetchAll(db, sql: "SELECT id, topic, payload, asked FROM model_questions ORDER BY id").map { row in
+                ModelQuestion(id: row["id"], message: MQTTMessage(topic: row["topic"], payload: row["payload"]), asked: Timestamp(milliseconds: row["asked"]))
             }
         }
     }
