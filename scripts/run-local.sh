@@ -35,21 +35,33 @@ fi
 echo $$ > "$lock"
 
 pids=()
+# Whether a process started here still runs (one that ended is a zombie until waited for).
+running() { local stat; stat="$(cat "/proc/$1/stat" 2>/dev/null)" && [ "$(echo "${stat##*) }" | cut -d' ' -f1)" != Z ]; }
+# Sends SIGTERM to the given processes and waits for them; any still running after
+# GUARDIAN_STOP_SECONDS (default 60) gets SIGKILL.
+stop_pids() {
+  local pid deadline=$((SECONDS + ${GUARDIAN_STOP_SECONDS:-60}))
+  [ $# -gt 0 ] && kill -TERM "$@" 2>/dev/null
+  for pid in "$@"; do
+    while running "$pid" && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+  done
+}
 stop_all() {
   local status="$1"
-  trap - INT TERM HUP EXIT
-  echo
-  echo "stopping Guardian…"
+  # Whatever happens meanwhile, the stop goes to its end: a closed terminal (writing fails), a
+  # second Ctrl-C. What was started runs in sessions of its own, so nothing else stops it.
+  set +e
+  trap '' INT TERM HUP
+  trap - EXIT
+  { echo; echo "stopping Guardian…"; } 2>/dev/null
   # The services (and the log tail) first, each leaving the broker cleanly; the broker (the first
   # started) once they are gone.
-  for ((i = ${#pids[@]} - 1; i >= 1; i--)); do kill -TERM "${pids[$i]}" 2>/dev/null || true; done
-  for ((i = ${#pids[@]} - 1; i >= 1; i--)); do wait "${pids[$i]}" 2>/dev/null || true; done
-  if [ ${#pids[@]} -gt 0 ]; then
-    kill -TERM "${pids[0]}" 2>/dev/null || true
-    wait "${pids[0]}" 2>/dev/null || true
-  fi
+  stop_pids "${pids[@]:1}"
+  stop_pids "${pids[@]:0:1}"
   rm -f "$lock" "$run/connection"
-  echo "stopped."
+  echo "stopped." 2>/dev/null
   exit "$status"
 }
 # A signal is the normal way to stop (status 0); otherwise the script's own exit status stands.

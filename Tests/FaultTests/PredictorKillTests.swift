@@ -60,8 +60,9 @@ extension KillTests {
         // At-least-once across a crash: the outbox republishes, with the same id (the geofence event's),
         // what the broker had not acknowledged or the service had not yet cleared (every 200 ms);
         // consumers (the notifier) drop repeats by id; and the broker delivers again what the predictor
-        // had not acknowledged (`FaultHarness.repeatCeiling`): not a replay of the stream (2,400 predictions).
-        #expect(predictions.repeats <= FaultHarness.repeatCeiling && nudges.repeats <= FaultHarness.repeatCeiling, "\(predictions.repeats) prediction and \(nudges.repeats) nudge repeats")
+        // had not acknowledged (`FaultHarness.repeatCeiling`): not a replay of the stream (2,400 predictions;
+        // its nudges, about half, are too few for the ceiling to tell).
+        #expect(predictions.repeats <= FaultHarness.repeatCeiling, "\(predictions.repeats) prediction and \(nudges.repeats) nudge repeats")
 
         predictor.kill()
         await source.shutdown()

@@ -42,10 +42,13 @@ struct RunLocalStopTests {
                 "GUARDIAN_TLS_PORT": String(ports[1].port), "GUARDIAN_CONSOLE_PORT": String(ports[2].port),
             ],
             logFile: output)
+        // Everything it started, the log tail among them (each with its start time, against pid reuse),
+        // once each has become itself (the tail starts after the banner; a child is "bash" until it execs).
+        let expected: Set = ["mosquitto", "ingest", "notifier", "console", "tail"]
         let started = await {
             let printed = { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
             #expect(await eventually(.seconds(300)) { printed().contains("Guardian is running") }, "make run did not start:\n\(printed())")
-            // Everything it started, the log tail among them (each with its start time, against pid reuse).
+            _ = await eventually(.seconds(120)) { Set(descendants(of: script.pid).map(\.name)).isSuperset(of: expected) }
             return descendants(of: script.pid)
         }()
         defer {
@@ -56,7 +59,7 @@ struct RunLocalStopTests {
         let connection = run.appendingPathComponent("connection")
         #expect(FileManager.default.fileExists(atPath: connection.path), "no .run/connection while running")
         let names = Set(started.map(\.name))
-        #expect(names.isSuperset(of: ["mosquitto", "ingest", "notifier", "console", "tail"]), "started: \(names.sorted())")
+        #expect(names.isSuperset(of: expected), "started: \(names.sorted())")
 
         stop(script.pid)
         let status = await script.waitForExit(timeout: .seconds(120))
