@@ -30,6 +30,10 @@ struct TimelineShowTests {
         #expect(missing.text.contains("guardian/timeline/tablet-sam/generate"), "no word on how to get the day: \(missing.text)")
         #expect(!missing.text.contains("Usage:"), "reported as a usage error: \(missing.text)")
 
+        // A date that is none (here an MQTT wildcard) is a usage error, before any subscription.
+        let wildcard = try await CommandOutput.run(guardian, ["timeline", "show", "tablet-sam", "--date", "#"], environment: environment)
+        #expect(wildcard.status == 64 && wildcard.text.contains("is not a date"), "\(wildcard.status): \(wildcard.text)")
+
         await publisher.shutdown()
         broker.stop()
     }

@@ -61,6 +61,7 @@ struct TimelineCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard Identifier.isValid(device) else { throw ValidationError("'\(device)' is not a device id") }
+            guard date.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil else { throw ValidationError("'\(date)' is not a date (YYYY-MM-DD)") }
             let (client, topics) = try await BusConnection.connect(clientSuffix: "timeline")
             let subscription = try await client.subscribe("\(topics.prefix)/timeline/\(device)/days/\(date)")
             let fetch = Task { () -> MQTTMessage? in
