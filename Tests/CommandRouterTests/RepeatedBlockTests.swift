@@ -69,5 +69,13 @@ struct RepeatedBlockTests {
         ])
         #expect(times.blocked(lifted, at: 6) == [])
         #expect(times.blocked(lifted, at: 35.1) == ["shutdown:games"])
+        // The same block asked again during that allowance applies at once too.
+        let again = try times.apply([
+            (0, try ParentCommand(action: .shutdown, durationSeconds: 3600, categories: [.games])),
+            (5, try ParentCommand(action: .allow, durationSeconds: 1800, categories: [.games])),
+            (10, try ParentCommand(action: .shutdown, durationSeconds: 600, categories: [.games])),
+        ])
+        #expect(times.blocked(again, at: 11) == ["shutdown:games"])
+        #expect(times.blocked(again, at: 59.9) == ["shutdown:games"])
     }
 }

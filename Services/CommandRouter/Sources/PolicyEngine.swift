@@ -53,9 +53,9 @@ struct PolicyEngine: Sendable {
             rule.kind == block.kind && rule.schedule == nil && rule.condition == block.condition
                 && Set(rule.apps ?? []) == Set(block.apps ?? []) && Set(rule.categories ?? []) == Set(block.categories ?? [])
         }
+        // It starts now: an allowance given before it does not lift it (`RestrictionRule.isCovered`).
         var merged = block
         for rule in rules where same(rule) {
-            merged.from = min(merged.from, rule.from)
             merged.until = rule.until.flatMap { end in merged.until.map { max($0, end) } }
         }
         return rules.filter { !same($0) } + [merged]
