@@ -130,11 +130,11 @@ public final class CommandRouterService: Service, Sendable {
 
     /// Asks the model about a parent's words, off the network thread (it can take seconds), then
     /// handles its answer as usual. The command is kept in the store until then (`RouterStore.ask`,
-    /// or already kept: `asked`), so a router killed meanwhile asks again on its next start.
-    private func askModel(_ request: ParentRequest, text: String, parent: String, zone: TimeZone, source: MQTTMessage, asked: Int64? = nil) {
+    /// or already kept under the id `kept`), so a router killed meanwhile asks again on its next start.
+    private func askModel(_ request: ParentRequest, text: String, parent: String, zone: TimeZone, source: MQTTMessage, kept: Int64? = nil) {
         let question: Int64?
         do {
-            question = try asked ?? store.ask(source, at: clock.now())
+            question = try kept ?? store.ask(source, at: clock.now())
         } catch {
             runtime.logger.error("cannot keep the command asked about", metadata: [LogKey.topic: "\(source.topic)", LogKey.error: "\(error)"])
             question = nil
@@ -179,17 +179,17 @@ public final class CommandRouterService: Service, Sendable {
                 try? store.answered(question.id)
                 continue
             }
-            let minutes = Double(clock.now().milliseconds - question.asked.milliseconds) / 60_000
-            if minutes * 60 > Self.staleQuestion {
+            let age = Double(clock.now().milliseconds - question.asked.milliseconds) / 1000
+            if age > Self.staleQuestion {
                 if isLead {
                     reply(to: parent, CommandReply(
                         commandId: request.id, status: .rejected, summary: "Not applied",
-                        reason: "Guardian restarted while reading these words, \(Int(minutes)) minutes ago: say them again if they still hold"))
+                        reason: "Guardian restarted while reading these words, \(Int(age / 60)) minutes ago: say them again if they still hold"))
                 }
                 try? store.answered(question.id)
                 continue
             }
-            askModel(request, text: text, parent: parent, zone: timeZoneForParent(parent, named: request.child), source: question.message, asked: question.id)
+            askModel(request, text: text, parent: parent, zone: timeZoneForParent(parent, named: request.child), source: question.message, kept: question.id)
         }
     }
 
@@ -273,8 +273,7 @@ public final class CommandRouterService: Service, Sendable {
                 child.rules = rules
                 let expires = rules.filter { $0.commandId == id }.compactMap(\.until).max()
                 // A block asked again that goes on longer than asked (`PolicyEngine.adding`) says when it ends.
-                if let expires, [.shutdown, .blockApp].contains(command.action),
-                    let own = command.untilDate.map(Timestamp.init) ?? command.durationSeconds.map({ now.adding(seconds: Double($0)) }), own < expires {
+                if let expires, [.shutdown, .blockApp].contains(command.action), let own = PolicyEngine.end(of: command, now: now), own < expires {
                     summary = "\(s.household.families.name(of: deviceId)): \(command.effect(expiresAt: expires, in: parentZone)) (a longer block was already in force)"
                 }
                 let latest = ChildCommandMessage(id: id, issuedAt: now, issuedBy: parent, command: command, expiresAt: expires)

@@ -5,9 +5,14 @@ import GuardianShared
 struct PolicyEngine: Sendable {
     let timeZone: TimeZone
 
+    /// When a command given at `now` asks its rules to end (nil: until lifted).
+    static func end(of command: ParentCommand, now: Timestamp) -> Timestamp? {
+        command.untilDate.map(Timestamp.init) ?? command.durationSeconds.map { now.adding(seconds: Double($0)) }
+    }
+
     /// The rules after `command`, or why it cannot apply.
     func apply(_ command: ParentCommand, id: String, now: Timestamp, to rules: [RestrictionRule]) -> Result<[RestrictionRule], CommandRejection> {
-        let end = command.untilDate.map(Timestamp.init) ?? command.durationSeconds.map { now.adding(seconds: Double($0)) }
+        let end = Self.end(of: command, now: now)
         let categories = command.categories?.map(\.rawValue)
         func rule(_ kind: RestrictionRule.Kind, until: Timestamp? = end, schedule: ParentCommand.Schedule? = nil) -> RestrictionRule {
             RestrictionRule(
