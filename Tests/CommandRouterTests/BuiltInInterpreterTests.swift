@@ -57,6 +57,15 @@ struct DurationAndTimeTests {
         #expect(until("No games until noon", at: Fixtures.date("2026-05-15 09:00")) == Fixtures.date("2026-05-15 12:00"))
     }
 
+    @Test("a bare hour whose evening reading passed under an hour ago is a question, not tomorrow morning")
+    func bareHourJustPassed() {
+        for text in ["let her stay up till 9", "Lift restrictions until 9", "No games till 9"] {
+            let reading = read(text, at: Fixtures.date("2026-05-15 21:33"))
+            #expect(reading.question?.contains("9 am tomorrow") == true, "\(text): \(reading)")
+        }
+        #expect(until("No games till 9", at: Fixtures.date("2026-05-15 22:05")) == Fixtures.date("2026-05-16 09:00"))
+    }
+
     @Test("days end in the morning; today and the rest of the day at midnight; tonight at the next 7 am")
     func days() {
         #expect(until("No games until tomorrow") == Fixtures.date("2026-05-16 07:00"))
@@ -390,6 +399,67 @@ struct ReversalTests {
         for text in ["Turn off YouTube", "Disable YouTube", "YouTube ban", "Block YouTube, it's banned"] {
             #expect(read(text) == .command(blockYouTube, child: nil), "\(text)")
         }
+    }
+
+    @Test("a typo is never corrected by dropping or changing a prefix: unblocking allows, reinstall is a question, deactivating a block lifts it")
+    func prefixesKept() throws {
+        let allowYouTube = try ParentCommand(action: .allow, apps: ["youtube"])
+        for text in ["unblocking YouTube", "Unbanning YouTube", "unmuting youtube", "unfreezing youtube"] {
+            #expect(read(text) == .command(allowYouTube, child: nil), "\(text)")
+        }
+        #expect(read("unlocking the ipad") == .command(try ParentCommand(action: .allow), child: nil))
+        for text in ["reinstall TikTok", "no unblocking YouTube", "recharge the ipad"] {
+            #expect(read(text).isClarify, "\(text): \(read(text))")
+        }
+        #expect(read("deactivate the games block") == .command(try ParentCommand(action: .allow, categories: [.games]), child: nil))
+        #expect(read("oyutube for 2 hours blocked").command?.apps == ["youtube"], "a swapped first pair is still a typo")
+    }
+
+    @Test("time without something (off, blocked, grounded, no) is never more time; turning limits on or ending free time never lifts them")
+    func neverTheOpposite() throws {
+        for text in ["YouTube stays blocked for 2 more hours", "games stay off until 8", "He must stay off YouTube until 8", "give her an hour off screens",
+                     "give him 2 hours off games", "give him a time out for 30 minutes", "he gets no games for 2 hours", "give her no games for 2 hours",
+                     "he can have no YouTube for an hour", "she stays grounded for another day",
+                     "enable parental controls", "enable the limits", "restore restrictions", "resume restrictions", "restore her screen time limits",
+                     "Free time is over", "free time's over", "end free time", "cancel free time"] {
+            let reading = read(text)
+            #expect(reading.isClarify, "\(text): \(reading)")
+            let extend = try ParentCommand(action: .extend, durationSeconds: 3600)
+            let allow = try ParentCommand(action: .allow)
+            #expect(net(text, extend).isClarify && net(text, allow).isClarify, "\(text): a model's more time or allowance stands")
+        }
+        // what still is more time, or free time
+        #expect(read("give him 10 more minutes").command?.action == .extend)
+        #expect(read("let him stay up 30 minutes longer").command?.action == .extend)
+        #expect(read("free time for an hour").command?.action == .allow)
+        #expect(read("Turn off parental controls").command?.action == .allow)
+    }
+
+    @Test("what the words let stay, or name beside everything, is never left out of a block silently")
+    func acceptableAndEverything() throws {
+        for text in ["Block everything, WhatsApp is fine", "Block everything. School apps are OK.", "Block YouTube. TikTok is fine.", "No games, Minecraft is fine",
+                     "Allow YouTube. TikTok no.", "block everything and TikTok", "lock the ipad and youtube", "block all apps and games",
+                     "Shut everything down, YouTube too"] {
+            #expect(read(text).isClarify, "\(text): \(read(text))")
+        }
+        let blockYouTube = try ParentCommand(action: .blockApp, apps: ["youtube"])
+        for text in ["block YouTube on her phone", "take youtube off his phone", "remove youtube from her tablet"] {
+            #expect(net(text, blockYouTube) == .command(blockYouTube, child: nil), "\(text): the device is where, not what")
+        }
+        #expect(read("block games on the ipad") == .command(try ParentCommand(action: .shutdown, categories: [.games]), child: nil))
+        #expect(net("YouTube is fine for her now", try ParentCommand(action: .allow, apps: ["youtube"])).command?.action == .allow)
+    }
+
+    @Test("a bedtime of most of the day, time taken away, and a time that is none are questions; until 0 is midnight")
+    func nonsenseIsAQuestion() throws {
+        for text in ["bedtime at 9 am", "bedtime at 10am on weekends", "take away 10 minutes of screen time", "cut 15 minutes from his screen time",
+                     "block youtube until 25:00"] {
+            #expect(read(text).isClarify, "\(text): \(read(text))")
+        }
+        #expect(read("bedtime until 7:30", at: Fixtures.date("2026-05-15 20:35")).command?.schedule?.start == "20:35")
+        #expect(read("bedtime at 9").command?.schedule?.start == "21:00")
+        #expect(read("block youtube for 10 minutes").command?.durationSeconds == 600)
+        #expect(until("block youtube until 0", at: Fixtures.date("2026-05-15 10:30")) == Fixtures.date("2026-05-16 00:00"))
     }
 
     @Test("revoking or getting rid of an app takes it away; disabling a limit lifts it; turning a block back on restricts; an interjection is no child")

@@ -220,6 +220,29 @@ struct CommandRouterServiceTests {
         await h.shutdown()
     }
 
+    @Test("words naming a child other than the one the message was sent for are a question; the named child's clock reads their times")
+    func namedChild() async throws {
+        let h = try await RouterHarness()  // 14:00 UTC: 23:00 in Tokyo
+        let ts = Timestamp(rfc3339: "2026-11-01T00:00:00Z")!
+        for device in ["amy-tab", "ben-tab"] {
+            try await h.admin.publish(
+                "guardian/events/\(device)/profile",
+                payload: GuardianJSON.encode(DeviceEvent(id: "p", deviceId: device, ts: ts, receivedAt: ts, body: DeviceProfile(timezone: "Asia/Tokyo", role: .child))),
+                retain: true)
+        }
+        try await h.start()
+        try await h.say("dad-jones", "Block YouTube for Amy", id: "n1", child: "ben-tab")
+        let which = try #require(await h.reply("n1"))
+        #expect(which.status == .clarify && which.summary.contains("Amy") && which.summary.contains("Ben"), "\(which.summary)")
+        // No child in the message: "10am" is Ben's, in Tokyo, not UTC's.
+        try await h.say("dad-jones", "Block Netflix for Ben until 10am", id: "n2")
+        let block = try #require(await h.reply("n2"))
+        #expect(block.status == .accepted && block.summary.hasPrefix("Ben: "), "\(block.status) \(block.summary)")
+        #expect(block.command?["until"]?.string == "2026-11-19T01:00:00.000Z")
+        #expect(h.policies("amy-tab").isEmpty)
+        await h.shutdown()
+    }
+
     @Test("a bedtime schedule starts and ends on the child's clock; policies come back after a restart")
     func scheduleAndRestart() async throws {
         let h = try await RouterHarness(now: "2026-11-18T20:00:00Z")  // a Wednesday, 20:00 in London

@@ -12,6 +12,8 @@ final class LLMInterpreterTests {
     let understood = "Block all games for 2 hours"
     /// Words the rules ask about ("project", "finished"): the model is asked.
     let unclear = "YouTube is fine for her now that her project is finished"
+    /// Words the rules ask about that point neither way: any valid answer of the model stands.
+    let neutral = "sort out what we talked about this morning for her"
     /// Words the rules ask about that lift a block ("undo"): a model's block is overruled.
     let reversal = "undo what I did to YouTube this morning"
 
@@ -47,7 +49,7 @@ final class LLMInterpreterTests {
         let outcome = await interpreter("allow-youtube").interpretReportingSource(unclear, now: Fixtures.now, timeZone: Fixtures.newYork)
         #expect(outcome.source == .model)
         #expect(outcome.interpretation == .command(try ParentCommand(action: .allow, apps: ["youtube"]), child: "her"))
-        let valid = await interpreter("valid").interpretReportingSource(unclear, now: Fixtures.now, timeZone: Fixtures.newYork)
+        let valid = await interpreter("valid").interpretReportingSource(neutral, now: Fixtures.now, timeZone: Fixtures.newYork)
         #expect(valid.source == .model)
         #expect(valid.interpretation == .command(try ParentCommand(action: .shutdown, durationSeconds: 4321, categories: [.games]), child: "Sam"))
     }
@@ -87,7 +89,7 @@ final class LLMInterpreterTests {
     @Test("an answer in a code fence, and a clarification, are used")
     func fencedAndClarify() async throws {
         defer { server.stop() }
-        let fenced = await interpreter("fenced").interpretReportingSource(unclear, now: Fixtures.now, timeZone: Fixtures.newYork)
+        let fenced = await interpreter("fenced").interpretReportingSource(neutral, now: Fixtures.now, timeZone: Fixtures.newYork)
         #expect(fenced.source == .model)
         #expect(fenced.interpretation.command?.durationSeconds == 4321)
         let clarify = await interpreter("clarify").interpretReportingSource(unclear, now: Fixtures.now, timeZone: Fixtures.newYork)

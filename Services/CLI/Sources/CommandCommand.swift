@@ -7,7 +7,8 @@ import MQTT
 /// `guardian command "Block all games for 2 hours"`: interpret (and, without `--dry-run`, send as a parent).
 struct CommandCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "command", abstract: "Interpret a parent's words; without --dry-run, send them and print the router's reply.")
+        commandName: "command", abstract: "Interpret a parent's words; without --dry-run, send them and print the router's reply.",
+        discussion: "Exits 1 when the words are answered with a question (or, sent, refused or unanswered).")
 
     @Argument(help: "What the parent says, e.g. \"Block all games for 2 hours\".")
     var text: String
@@ -36,7 +37,9 @@ struct CommandCommand: AsyncParsableCommand {
                 print(String(decoding: try encoder.encode(command), as: UTF8.self))
                 print("summary: \(command.summary(in: zone))\(named.map { " (child: \($0))" } ?? "")")
             case .clarify(let question):
+                // As when sent: anything but a command the router would accept exits 1.
                 print("clarify: \(question)")
+                throw ExitCode(1)
             }
             return
         }

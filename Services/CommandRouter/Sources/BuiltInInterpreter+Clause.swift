@@ -419,6 +419,8 @@ struct ClauseParser {
                  .key(.possessive), .key(.filler), .key(.and), .key(.over), .key(.use):
                 break
             case .unknown(let word), .name(let word):
+                // "until 25:00" is no task: a time that is not one is a question
+                guard !word.contains(where: \.isNumber) else { return nil }
                 content.append(word)
             case .key(.scheduleKind(.bedtime)):
                 content.append("bedtime")

@@ -190,6 +190,9 @@ struct CommandBuilder {
     let timeZone: TimeZone
     let addressee: String?
 
+    /// Minutes a bedtime may last at most (a night and the evening before it).
+    static let longestBedtime = 15 * 60
+
     private static let examples = "For example: “Block games for 2 hours”, “Give Sam 10 more minutes”, “Bedtime at 9 on school nights”."
 
     func build() -> Interpretation {
@@ -441,6 +444,10 @@ struct CommandBuilder {
             end = LocalTime(hour: BuiltInInterpreter.bedtimeEnd.hour, minute: BuiltInInterpreter.bedtimeEnd.minute)!
         } else {
             return .failure(Question(text: "Until what time should \(name) last?"))
+        }
+        // "bedtime at 9 am": a night of most of a day is no bedtime ("bedtime mode" now is asked for as it stands).
+        if kind == .bedtime, !starts.isEmpty, (end.minutesSinceMidnight - start.minutesSinceMidnight + 1440) % 1440 > Self.longestBedtime {
+            return .failure(Question(text: "Bedtime from \(start) to \(end) would last most of the day. What time should bedtime start?"))
         }
         var phrases = slots.repeats
         if slots.weekendWord { phrases.append(.named(.weekends)) }

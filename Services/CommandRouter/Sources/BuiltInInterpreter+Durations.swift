@@ -278,6 +278,9 @@ enum TimeResolver {
     static let nightOverHour = 4
     /// A time-of-day that passed less than this long ago is a question, not tomorrow's.
     static let recentlyPassed: TimeInterval = 6 * 3600
+    /// A bare hour ("till 9") one of whose readings passed less than this long ago, the other
+    /// being tomorrow, is a question.
+    static let justPassed: TimeInterval = 3600
 
     enum Outcome {
         case instant(Date)
@@ -339,7 +342,7 @@ enum TimeResolver {
         } else if base != nil {
             hours = [(1...6).contains(clock.hour) ? clock.hour + 12 : clock.hour % 12 == 0 ? 12 : clock.hour]
         } else {
-            hours = clock.hour == 12 ? [12, 0] : clock.hour < 12 ? [clock.hour, clock.hour + 12] : [clock.hour]
+            hours = clock.hour == 12 ? [12, 0] : clock.hour == 0 ? [0] : clock.hour < 12 ? [clock.hour, clock.hour + 12] : [clock.hour]
         }
         if let base {
             return .instant(at(hours[0], clock.minute, on: base, calendar))
@@ -364,6 +367,11 @@ enum TimeResolver {
         if hours.count == 1, let passed = passedToday, !calendar.isDate(best, inSameDayAs: now),
            now.timeIntervalSince(passed) < recentlyPassed {
             return .clarify("It's already past \(describe(clock)). Did you mean \(describe(clock)) tomorrow?")
+        }
+        // "till 9" at 21:33: one 9 o'clock just passed and the other is tomorrow, a night away.
+        if hours.count == 2, let passed = passedToday, !calendar.isDate(best, inSameDayAs: now), now.timeIntervalSince(passed) < justPassed {
+            let next = ClockTime(hour: calendar.component(.hour, from: best), minute: clock.minute, meridiem: nil, exact: true)
+            return .clarify("It's just past \(describe(clock)) today. Did you mean \(describe(next)) tomorrow?")
         }
         return .instant(best)
     }

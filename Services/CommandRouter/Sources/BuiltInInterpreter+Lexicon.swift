@@ -108,10 +108,10 @@ final class Lexicon: Sendable {
         }
         func key(_ k: Key, _ entries: [String]) { add(.key(k), entries) }
 
-        key(.block, ["block", "ban", "disable", "restrict", "prohibit", "forbid", "kill", "blocked", "banned", "disabled",
+        key(.block, ["block", "ban", "disable", "restrict", "restricting", "restricted", "prohibit", "forbid", "kill", "blocked", "banned", "disabled",
                      "blocking", "bann", "blokc", "cut off", "mute", "muted", "muting", "silence", "silenced",
-                     "silencing", "disabling", "banning", "killing"])
-        key(.shutdown, ["shutdown", "shut down", "lock down", "lockdown", "ground", "grounded"])
+                     "silencing", "disabling", "banning", "killing", "deactivate", "deactivated", "deactivating"])
+        key(.shutdown, ["shutdown", "shut down", "lock down", "lockdown", "ground", "grounded", "time out", "timeout"])
         key(.lock, ["lock", "locked"])
         key(.pause, ["pause", "freeze", "suspend", "paused", "frozen", "freezing"])
         key(.shut, ["shut"])
@@ -124,7 +124,8 @@ final class Lexicon: Sendable {
         key(.allow, ["allow", "permit", "enable", "re enable", "reenable", "allowed", "allowing", "permitting"])
         key(.unblock, ["unblock", "unlock", "unban", "restore", "resume", "unpause", "unrestrict", "unblocked", "unlocked",
                        "unmute", "unmuted", "unfreeze", "unfrozen", "unsilence", "unground", "ungrounded", "unbanned",
-                       "unpaused", "un block", "un ban", "un lock", "un mute", "un freeze"])
+                       "unpaused", "un block", "un ban", "un lock", "un mute", "un freeze", "unblocking", "unlocking", "unbanning",
+                       "unmuting", "unfreezing", "unpausing", "ungrounding", "unrestricting", "unsilencing"])
         key(.lift, ["lift", "lifted"])
         key(.undo, ["undo", "reverse", "scrap", "call off", "undone"])
         key(.end, ["end", "cancel", "clear", "cancelled", "canceled"])
@@ -333,7 +334,7 @@ final class Lexicon: Sendable {
         for length in (w.count - limit)...(w.count + limit) {
             // A four-letter word is only corrected by an insertion (gams → games, meda → media).
             if w.count == 4 && length != 5 { continue }
-            for candidate in correctable[length] ?? [] {
+            for candidate in correctable[length] ?? [] where Self.startsAlike(w, candidate) {
                 let d = Self.distance(w, candidate, limit: bestDistance + 1)
                 if d < bestDistance {
                     best = candidate
@@ -346,6 +347,13 @@ final class Lexicon: Sendable {
         }
         guard let best, !tie, bestDistance <= limit else { return nil }
         return String(decoding: best, as: UTF8.self)
+    }
+
+    /// Whether a correction keeps the word's start: its first letter, or its first two swapped
+    /// ("oyutube"). A prefix is never dropped or swapped: "unblocking" is not "blocking", nor
+    /// "reinstall" "uninstall".
+    static func startsAlike(_ word: [UInt8], _ candidate: [UInt8]) -> Bool {
+        word[0] == candidate[0] || (word.count > 1 && candidate.count > 1 && word[0] == candidate[1] && word[1] == candidate[0])
     }
 
     /// Two spellings of one word ("blokc", "block") are not a tie.

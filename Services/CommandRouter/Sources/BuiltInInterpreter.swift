@@ -41,7 +41,7 @@ public struct BuiltInInterpreter: Interpreter {
         let names = nameSlots(&tokens)
         let lexes = lexicon.lex(tokens, names: names)
         let interpretation = Utterance(lexes: lexes, tokens: tokens, text: text, now: now, timeZone: timeZone).interpret()
-        return SafetyNet.check(interpretation, reading: SafetyNet.read(lexes))
+        return SafetyNet.check(interpretation, reading: SafetyNet.read(lexes, tokens: tokens))
     }
 
     /// `interpretation` (another interpreter's, of `text`) through the same ``SafetyNet``.
@@ -49,7 +49,7 @@ public struct BuiltInInterpreter: Interpreter {
         guard text.count <= Self.maxTextLength else { return interpretation.isClarify ? interpretation : .clarify(question: "That message is too long for me. Could you say it in one short sentence?") }
         var tokens = Self.tokenize(text)
         let names = nameSlots(&tokens)
-        return SafetyNet.check(interpretation, reading: SafetyNet.read(lexicon.lex(tokens, names: names)))
+        return SafetyNet.check(interpretation, reading: SafetyNet.read(lexicon.lex(tokens, names: names), tokens: tokens))
     }
 
     /// Marks unknown words in a child's-name position ("give Sam", "for Sam", "Sam's", "Sam can",

@@ -118,8 +118,8 @@ public final class CommandRouterService: Service, Sendable {
             interpretation = .command(command, child: request.child)
         } else {
             let text = request.text ?? ""
-            let zone = timeZoneForParent(parent, named: request.child)
-            interpretation = builtIn.interpret(text, now: clock.now().date, timeZone: zone)
+            var zone = timeZoneForParent(parent, named: request.child)
+            interpretation = request.child == nil ? readOnNamedChildsClock(text, parent: parent, zone: &zone) : builtIn.interpret(text, now: clock.now().date, timeZone: zone)
             if interpretation.isClarify, usesModel, request.text != nil {
                 // Only what the rules would ask about goes to the model.
                 return askModel(request, text: text, parent: parent, zone: zone, source: message)
@@ -193,6 +193,22 @@ public final class CommandRouterService: Service, Sendable {
         }
     }
 
+    /// The parent's words read on the clock of the child they name ("until 8pm" is Ben's 8 pm): of
+    /// the readings on each child's clock, the one that names that child; else the reading on `zone`.
+    private func readOnNamedChildsClock(_ text: String, parent: String, zone: inout TimeZone) -> Interpretation {
+        let now = clock.now().date
+        let children = state.withLock { s in s.household.families.children(of: parent).map { ($0, s.household.timeZones[$0.deviceId]) } }
+        for (child, childZone) in children {
+            guard let childZone, childZone != zone else { continue }
+            let read = builtIn.interpret(text, now: now, timeZone: childZone)
+            if case .command(_, let named?) = read, named == child.deviceId || named.lowercased() == child.name.lowercased() {
+                zone = childZone
+                return read
+            }
+        }
+        return builtIn.interpret(text, now: now, timeZone: zone)
+    }
+
     /// The time zone to read a parent's words in: their (named or only) child's.
     private func timeZoneForParent(_ parent: String, named: String?) -> TimeZone {
         state.withLock { s in
@@ -208,7 +224,15 @@ public final class CommandRouterService: Service, Sendable {
             if isLead { reply(to: parent, CommandReply(commandId: request.id, status: .clarify, summary: interpretation.summary(in: .gmt))) }
             return
         }
-        let resolution = state.withLock { resolveChild(parent: parent, named: request.child ?? named, in: $0) }
+        let resolution = state.withLock { s in
+            // A child chosen for the message and another named in its words: which one is meant?
+            if let chosen = request.child, let named, !Self.pronouns.contains(named.lowercased()),
+               resolveChild(parent: parent, named: named, in: s) != resolveChild(parent: parent, named: chosen, in: s) {
+                let names = [chosen, named].map { name in s.household.families.children(of: parent).first { $0.deviceId == name }?.name ?? name }
+                return Resolution.clarify("Which child: \(names[0]) or \(names[1])? The message was sent for \(names[0]) but names \(names[1]).")
+            }
+            return resolveChild(parent: parent, named: request.child ?? named, in: s)
+        }
         let deviceId: String
         switch resolution {
         case .child(let id):
@@ -237,12 +261,14 @@ public final class CommandRouterService: Service, Sendable {
         case refuse(String)
     }
 
+    /// Words that name no child of their own: the message's child, or the only one.
+    static let pronouns: Set<String> = ["him", "her", "them", "the kid", "the kids", "my kid", "my child", "he", "she"]
+
     /// A child by id or name among the parent's children; pronouns or nothing only when there is one.
     func resolveChild(parent: String, named: String?, in s: State) -> Resolution {
         let mine = s.household.families.children(of: parent)
         guard !mine.isEmpty else { return .refuse("you are not a parent in any family") }
-        let pronouns: Set<String> = ["him", "her", "them", "the kid", "the kids", "my kid", "my child", "he", "she"]
-        guard let named, !pronouns.contains(named.lowercased()) else {
+        guard let named, !Self.pronouns.contains(named.lowercased()) else {
             if mine.count == 1 { return .child(mine[0].deviceId) }
             return .clarify("Which child: \(mine.map(\.name).joined(separator: " or "))?")
         }

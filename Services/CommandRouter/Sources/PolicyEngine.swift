@@ -34,7 +34,7 @@ struct PolicyEngine: Sendable {
                 let lift = RestrictionRule(
                     id: id, commandId: id, kind: .exemption, apps: command.apps, categories: categories, message: nil, condition: nil, from: now,
                     until: nil, schedule: nil)
-                rules.removeAll { $0.isCovered(by: lift) || ($0.kind == .exemption) }
+                rules = rules.filter { $0.kind != .exemption }.compactMap { $0.lifted(by: lift) }
             }
         case .extend:
             // "15 more minutes then bedtime mode": the extension may carry a follow-up schedule.
@@ -94,7 +94,10 @@ struct PolicyEngine: Sendable {
     func restrictions(_ rules: [RestrictionRule], at now: Timestamp) -> [ChildPolicy.Restriction] {
         let active = rules.compactMap { rule in rule.window(at: now, timeZone: timeZone).map { (rule, $0) } }
         let exemptions = active.map(\.0).filter { $0.kind == .exemption }
-        return active.filter { rule, _ in rule.kind != .exemption && !exemptions.contains { rule.isCovered(by: $0) } }.map { rule, window in
+        let lifted = active.filter { $0.0.kind != .exemption }.compactMap { rule, window in
+            exemptions.reduce(Optional(rule)) { rest, exemption in rest?.lifted(by: exemption) }.map { ($0, window) }
+        }
+        return lifted.map { rule, window in
             ChildPolicy.Restriction(
                 id: rule.id, kind: rule.kind.rawValue, apps: rule.apps, categories: rule.categories, from: window.from, until: window.until,
                 message: rule.message, commandId: rule.commandId)

@@ -56,6 +56,18 @@ struct RestrictionRule: Codable, Sendable, Equatable {
         let apps = Set(apps ?? []), categories = Set(categories ?? [])
         return !apps.intersection(exemption.apps ?? []).isEmpty || !categories.intersection(exemption.categories ?? []).isEmpty
     }
+
+    /// What is left of this rule under `exemption`: itself when not covered, nil when everything it
+    /// names is lifted, else the rule on the rest ("unblock YouTube" after "block TikTok and
+    /// YouTube" leaves TikTok blocked).
+    func lifted(by exemption: RestrictionRule) -> RestrictionRule? {
+        guard isCovered(by: exemption) else { return self }
+        guard exemption.apps != nil || exemption.categories != nil else { return nil }
+        var rest = self
+        rest.apps = apps.map { $0.filter { !(exemption.apps ?? []).contains($0) } }.flatMap { $0.isEmpty ? nil : $0 }
+        rest.categories = categories.map { $0.filter { !(exemption.categories ?? []).contains($0) } }.flatMap { $0.isEmpty ? nil : $0 }
+        return rest.apps == nil && rest.categories == nil ? nil : rest
+    }
 }
 
 /// The local windows of a schedule: `start`-`end` on the days `repeat` names (an overnight window

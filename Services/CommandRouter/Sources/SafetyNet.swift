@@ -24,6 +24,12 @@ enum SafetyNet {
         var onlyKept = false
         /// "Extend the games block": more time on a block, which `extend` would give the child instead.
         var lengthensBlock = false
+        /// Everything (or the device) named as what to block beside apps or categories: "block
+        /// everything and TikTok", "lock the iPad and YouTube". A block of the apps alone leaves the rest open.
+        var wholeDeviceNamed = false
+        /// Time taken away from what the child has: "take away 10 minutes of screen time", "cut 15
+        /// minutes from his screen time". A block of that length from now is not that.
+        var takesTimeAway = false
     }
 
     /// `interpretation` if it agrees with `reading`, the words' ``read(_:)``; otherwise a question.
@@ -46,6 +52,12 @@ enum SafetyNet {
         if reading.lengthensBlock && command.action == .extend {
             return .clarify(question: "I can't make a block last longer. Should I block \(target) for a time from now, or give more time?")
         }
+        if reading.takesTimeAway, command.action != .extend {
+            return .clarify(question: "I can't take time away from what \(target == "the device" ? "the child has" : "\(target) has"). Should I block \(target) for that long from now, or set a schedule?")
+        }
+        if reading.wholeDeviceNamed, command.action == .shutdown || command.action == .blockApp, namesTargets {
+            return .clarify(question: "Should I block everything, or only \(target)?")
+        }
         if reading.lifts && reading.restricts {
             return .clarify(question: "You asked me both to lift a block and to add one. Which should I do: block \(target), or allow it?")
         }
@@ -58,7 +70,12 @@ enum SafetyNet {
             if reading.restricts {
                 return .clarify(question: "Your words sound like adding a block, not lifting one. Should I block \(target), or allow it?")
             }
-        case .extend, .warning:
+        case .extend:
+            // "YouTube stays blocked for 2 more hours", "give her an hour off screens": time without, not more time.
+            if reading.restricts && !reading.lifts {
+                return .clarify(question: "Your words sound like a block, not more time. Should I block \(target) for that time, or give more time?")
+            }
+        case .warning:
             break
         }
         if reading.strayNegation {
@@ -82,8 +99,14 @@ enum SafetyNet {
     /// Verbs that lift a block when one is named after them ("cancel the ban", "take X off the block list").
     private static let lifting: Set<Key> = [.lift, .end, .undo, .remove, .take]
 
+    /// Words saying a target named before them may stay: "WhatsApp is fine", "TikTok's OK".
+    private static let acceptable: Set<String> = ["fine", "ok", "okay", "alright"]
+    /// Words saying free time, or a time, has ended: "free time is over", "end free time".
+    private static let ending: Set<Key> = [.end, .stop, .undo, .over, .timeUp, .done, .no]
+
     /// Which ways the words point, clause by clause (a clause ends at punctuation, "and", "but", "then").
-    static func read(_ lexes: [Lex]) -> Reading {
+    /// `tokens` are the words the lexes were read from.
+    static func read(_ lexes: [Lex], tokens: [Token]) -> Reading {
         var reading = Reading()
         var negated = false
         var clauseStart = 0
@@ -127,7 +150,28 @@ enum SafetyNet {
             default: false
             }
         }
+        /// Whether the everything or device word at `i` is what is acted on, not where ("games on the iPad").
+        func isWholeDeviceObject(_ i: Int) -> Bool {
+            guard key(i) == .everything || key(i) == .device else { return false }
+            var j = i - 1
+            while j >= 0, [.article, .possessive, .him, .her, .speaker].contains(key(j)) || { if case .name = lexes[j].sense { return true }; return false }() { j -= 1 }
+            return !(j >= 0 && [.on, .inside, .from, .at, .of, .with, .forWord, .except, .but, .only, .off, .to, .away, .out].contains(key(j)))
+        }
+        reading.wholeDeviceNamed = lexes.indices.contains(where: isWholeDeviceObject)
+        // "take away 10 minutes of screen time": a length of time as what is taken (a unit, then "of" or "from")
+        reading.takesTimeAway = lexes.indices.contains { i in
+            guard let k = key(i), [.take, .cut, .remove].contains(k) else { return false }
+            return ((i + 1)..<clauseEnd(i)).contains { j in
+                if case .key(.unit) = lexes[j].sense { return key(j + 1) == .of || key(j + 1) == .from }
+                return false
+            }
+        }
         for i in lexes.indices {
+            // "WhatsApp is fine": what is named may be used ("Block everything, WhatsApp is fine" points both ways).
+            if case .key(.filler) = lexes[i].sense, acceptable.contains(tokens[lexes[i].first].word),
+               (clauseStart..<i).contains(where: isTarget) {
+                point(false)
+            }
             if key(i) == .except {
                 reading.exception = true
             } else if key(i) == .but, (0..<i).contains(where: isTarget) {
@@ -159,7 +203,8 @@ enum SafetyNet {
                     negated = true
                 } else if let next, key(next) == .restrictions {
                     point(false)
-                } else if next != nil {
+                } else if next != nil || (clauseStart..<i).contains(where: isTarget) {
+                    // "no games"; "TikTok no."
                     point(true)
                 }
             case .stop:
@@ -184,8 +229,24 @@ enum SafetyNet {
                 } else {
                     point(true)
                 }
-            case .unblock, .freeTime:
-                point(false)
+            case .freeTime:
+                // "free time is over", "end free time": the free time is what ends
+                if (clauseStart..<clauseEnd(i)).contains(where: { key($0).map(ending.contains) == true }) {
+                    (clauseStart..<clauseEnd(i)).filter { key($0).map(ending.contains) == true }.forEach { consumed.insert($0) }
+                    point(true)
+                } else {
+                    point(false)
+                }
+            case .unblock:
+                // "restore restrictions", "resume her limits": the limits are what come back
+                var j = i + 1
+                while j < lexes.count, lexes[j].isBetweenVerbAndObject { j += 1 }
+                if key(j) == .restrictions {
+                    consumed.insert(j)
+                    point(true)
+                } else {
+                    point(false)
+                }
             case _ where lifting.contains(k):
                 let end = clauseEnd(i)
                 if let object = ((i + 1)..<end).first(where: { key($0).map { blocking.contains($0) || $0 == .restrictions } ?? false }) {
@@ -217,12 +278,24 @@ enum SafetyNet {
             case .allow, .letVerb:
                 // Neither: "let's", more time ("allow him 15 more minutes"), a schedule ("allow social media only")
                 if k == .letVerb, key(i + 1) == .speaker { continue }
+                // "enable parental controls", "allow the YouTube block": the limits are what is turned on
+                if k == .allow, let noun = blockNoun(after: i) {
+                    consumed.insert(noun)
+                    point(true)
+                    continue
+                }
                 if clauseHasSchedule(i) || ((clauseStart..<clauseEnd(i)).contains {
                     [.more, .another, .longer, .stay, .extend, .only].contains(key($0))
                 }) { continue }
                 point(false)
-            case .give:
-                if clauseHas(i, [.back], after: true) != nil { point(false) }
+            case .give, .get, .have, .stay:
+                // "give her an hour off screens", "games stay off until 8": time without, a restriction
+                if k != .stay, clauseHas(i, [.back], after: true) != nil {
+                    point(false)
+                } else if let off = clauseHas(i, [.off], after: true) {
+                    consumed.insert(off)
+                    point(true)
+                }
             case .add, .grant, .extend:
                 // not "extend the time limit": more time within a limit is what `extend` gives
                 if blockWord(after: i) != nil { reading.lengthensBlock = true }
