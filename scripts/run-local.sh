@@ -118,6 +118,7 @@ cat > "$run/connection" <<TXT
 # Written by scripts/run-local.sh (make run) while it runs, removed when it stops: the guardian CLI run
 # in this checkout connects to this broker, with a password from secrets/, when GUARDIAN_MQTT_URL is unset.
 url=mqtt://127.0.0.1:$port
+instance=${GUARDIAN_INSTANCE_ID:-local}
 TXT
 
 if [ "$first_start" = 1 ]; then

@@ -7,6 +7,8 @@ public struct LocalRun: Sendable, Equatable {
     /// The `.run` folder.
     public var folder: URL
     public var url: String
+    /// The instance id its services run as (`instance=…`; `local` unless set).
+    public var instance: String? = nil
 
     /// The nearest `.run/connection` in `directory` or a folder above it.
     public static func find(from directory: URL) -> LocalRun? {
@@ -16,7 +18,9 @@ public struct LocalRun: Sendable, Equatable {
             if let text = try? String(contentsOf: run.appendingPathComponent("connection"), encoding: .utf8),
                 let url = text.split(separator: "\n").first(where: { $0.hasPrefix("url=") })?.dropFirst(4), !url.isEmpty
             {
-                return LocalRun(folder: run, url: String(url).trimmingCharacters(in: .whitespaces))
+                let instance = text.split(separator: "\n").first(where: { $0.hasPrefix("instance=") })?.dropFirst(9)
+                return LocalRun(folder: run, url: String(url).trimmingCharacters(in: .whitespaces),
+                                instance: instance.map { String($0).trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 })
             }
             let parent = folder.deletingLastPathComponent()
             if parent.path == folder.path { return nil }
@@ -35,6 +39,7 @@ public struct LocalRun: Sendable, Equatable {
         result["GUARDIAN_MQTT_URL"] = url
         let user = value("GUARDIAN_MQTT_USERNAME") ?? defaultUser
         result["GUARDIAN_MQTT_USERNAME"] = user
+        if value("GUARDIAN_INSTANCE_ID") == nil, let instance { result["GUARDIAN_INSTANCE_ID"] = instance }
         let secret = folder.appendingPathComponent("secrets").appendingPathComponent(user).path
         if value("GUARDIAN_MQTT_PASSWORD") == nil, value("GUARDIAN_MQTT_PASSWORD_FILE") == nil, Identifier.isValid(user),
             FileManager.default.isReadableFile(atPath: secret)

@@ -52,6 +52,8 @@ final class MQTTConnection: Sendable {
         /// Wraps the burst handlers of one turn (see `MQTTClient.handleBursts(within:)`).
         var burstScope: BurstScope?
         var everConnected = false
+        /// Why the last attempt to reach the broker failed ("Connection refused"), for a connect that times out.
+        var lastFailure: String?
         var publishTopics: [Int32: String] = [:]
         var pendingSubacks: [Int32: UInt32] = [:]
         var subackWaiters: [UInt32: CheckedContinuation<Result<Void, MQTTError>, Never>] = [:]
@@ -211,7 +213,8 @@ final class MQTTConnection: Sendable {
         let timeoutTask = timeout.map { limit in
             Task { [self] in
                 try? await Task.sleep(for: limit)
-                resumeConnectWaiter(waiter, with: .failure(.timeout(operation: "connect to \(configuration.host):\(configuration.port)")))
+                let reason = state.withLock { $0.lastFailure }.map { " (last attempt: \($0))" } ?? ""
+                resumeConnectWaiter(waiter, with: .failure(.timeout(operation: "connect to \(configuration.host):\(configuration.port)\(reason)")))
             }
         }
         defer { timeoutTask?.cancel() }
@@ -275,6 +278,8 @@ final class MQTTConnection: Sendable {
                     metadata: ["mqtt.error": "\(String(cString: mosquitto_strerror(loopRC)))", "mqtt.client": "\(configuration.clientId)"])
             } else {
                 failures += 1
+                let reason = String(cString: mosquitto_strerror(rc))
+                state.withLock { $0.lastFailure = reason }
                 if !configuration.reconnects { break }
                 if failures == 1 || failures % 20 == 0 {
                     logger.warning(

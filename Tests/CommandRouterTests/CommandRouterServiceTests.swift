@@ -283,4 +283,27 @@ struct CommandRouterServiceTests {
         #expect(await h.errors.wait(for: 2).count == 2)
         await h.shutdown()
     }
+
+    @Test("a structured command ending in the past or beyond 7 days, or sent with words too, is refused and reported, nothing applied")
+    func structuredUntilChecked() async throws {
+        let h = try await RouterHarness()  // 2026-11-18 14:00 UTC
+        try await h.start()
+        let refused = [
+            ("u1", #"{"id": "u1", "command": {"action": "extend", "until": "2099-01-01T00:00:00Z"}}"#, "more than 7 days ahead"),
+            ("u2", #"{"id": "u2", "command": {"action": "shutdown", "until": "2001-01-01T00:00:00Z"}}"#, "in the past"),
+            ("u3", #"{"id": "u3", "text": "block games for 1 hour", "command": {"action": "allow"}}"#, "not both"),
+            ("u4", #"{"id": "u4", "command": {"action": "shutdown", "durationSeconds": 1000000000000000}}"#, "between 1 second and 7 days"),
+        ]
+        for (id, body, reason) in refused {
+            try await h.admin.publish("guardian/parents/mum/commands", payload: Data(body.utf8))
+            let reply = try #require(await h.reply(id))
+            #expect(reply.status == .rejected && reply.reason?.contains(reason) == true, "\(id): \(reply.reason ?? "")")
+        }
+        #expect(await h.errors.wait(for: refused.count).count == refused.count)
+        try await h.admin.publish("guardian/parents/mum/commands", payload: Data(#"{"id": "u5", "command": {"action": "shutdown", "until": "2026-11-18T16:00:00Z"}}"#.utf8))
+        #expect(await h.reply("u5")?.status == .accepted)
+        await h.policies.wait(for: 1)
+        #expect(h.policies("sam-tablet").count == 1 && h.commands.all.count == 1, "only the valid command was applied")
+        await h.shutdown()
+    }
 }

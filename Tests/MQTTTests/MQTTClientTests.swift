@@ -206,6 +206,20 @@ struct MQTTClientTests {
         await client.shutdown()
     }
 
+    @Test("a connect that times out says why the broker could not be reached")
+    func unreachableBrokerSaysWhy() async throws {
+        let broker = try TestBroker()
+        let closed = try ReservedPort()
+        var configuration = broker.configuration("ingest")
+        configuration.port = closed.port
+        let client = try MQTTClient(configuration: configuration, logger: .quiet)
+        // Refused at once; the ceiling only bounds the wait for the error.
+        let error = await #expect(throws: MQTTError.self) { try await client.connect(timeout: .seconds(10)) }
+        #expect(error.map { "\($0)" }?.contains("Connection refused") == true, "\(String(describing: error))")
+        await client.shutdown()
+        broker.stop()
+    }
+
     @Test("a publish the ACL refuses fails with the broker's reason code")
     func aclRefusal() async throws {
         let broker = try TestBroker(access: .secured)

@@ -51,6 +51,19 @@ struct LocalRunTests {
         _ = folder
     }
 
+    @Test("the instance id make run gives its services comes with its broker (guardian health finds them); one set stays")
+    func instanceOfTheRun() throws {
+        let (folder, deep) = try Self.checkout()
+        let connection = folder.url.appendingPathComponent(".run/connection")
+        try "url=mqtt://127.0.0.1:1884\ninstance=local\n".write(to: connection, atomically: true, encoding: .utf8)
+        let run = try #require(LocalRun.find(from: deep))
+        #expect(run.instance == "local")
+        let (environment, _) = try #require(run.settings(over: [:], defaultUser: "guardian-cli"))
+        #expect(try GuardianConfig(environment: environment).instanceId == "local")
+        let given = try #require(run.settings(over: ["GUARDIAN_INSTANCE_ID": "mine"], defaultUser: "guardian-cli"))
+        #expect(try GuardianConfig(environment: given.environment).instanceId == "mine")
+    }
+
     @Test("outside any checkout with a running make run, nothing is found")
     func nothingOutside() throws {
         let folder = try TemporaryDirectory()

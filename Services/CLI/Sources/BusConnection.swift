@@ -5,14 +5,15 @@ import MQTT
 
 /// The CLI's MQTT connection, configured like a service (user `guardian-cli` unless overridden).
 enum BusConnection {
-    static func connect(clientSuffix: String) async throws -> (MQTTClient, Topics) {
-        let (client, topics, _) = try await connectAsUser(clientSuffix: clientSuffix)
+    static func connect(clientSuffix: String, environment: [String: String]? = nil) async throws -> (MQTTClient, Topics) {
+        let (client, topics, _) = try await connectAsUser(clientSuffix: clientSuffix, environment: environment)
         return (client, topics)
     }
 
-    /// Also returns the user the CLI connected as (the requester of privacy requests).
-    static func connectAsUser(clientSuffix: String) async throws -> (MQTTClient, Topics, String) {
-        let config = try GuardianConfig(environment: environment())
+    /// Also returns the user the CLI connected as (the requester of privacy requests). `environment`:
+    /// an ``environment()`` already read (it says on standard error which run it found).
+    static func connectAsUser(clientSuffix: String, environment: [String: String]? = nil) async throws -> (MQTTClient, Topics, String) {
+        let config = try GuardianConfig(environment: environment ?? Self.environment())
         var logger = Logger(label: "guardian.cli")
         logger.logLevel = .warning
         var mqtt = try config.mqttConfiguration(service: "guardian-cli", will: nil)

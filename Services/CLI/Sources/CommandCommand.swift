@@ -65,8 +65,13 @@ struct CommandCommand: AsyncParsableCommand {
         let reply = await wait.value
         timer.cancel()
         await client.shutdown()
-        guard let reply else { throw ValidationError("no reply from the command-router within \(String(format: "%g", timeout)) s") }
-        print("\(reply.status.rawValue): \(reply.summary)\(reply.reason.map { " (\($0))" } ?? "")")
+        guard let reply else { throw CLIFailure("no reply from the command-router within \(String(format: "%g", timeout)) s") }
+        if reply.status == .rejected {
+            // What was refused and why, not what was asked as if it happened.
+            print("rejected: \(reply.reason ?? "refused") (asked: \(reply.summary))")
+        } else {
+            print("\(reply.status.rawValue): \(reply.summary)\(reply.reason.map { " (\($0))" } ?? "")")
+        }
         if reply.status != .accepted { throw ExitCode(1) }
     }
 }

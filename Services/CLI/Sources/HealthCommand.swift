@@ -15,10 +15,12 @@ struct HealthCommand: AsyncParsableCommand {
     var instance: String?
 
     func run() async throws {
-        let config = try GuardianConfig()
+        // In a `make run` checkout its services' instance id (`local`) comes with its broker.
+        let environment = BusConnection.environment()
+        let config = try GuardianConfig(environment: environment)
         let id = instance ?? InstanceIdentity.current(service: service, config: config) ?? config.instanceId
         guard Identifier.isValid(service), Identifier.isValid(id) else { throw ValidationError("service and instance must be ids") }
-        let (client, topics) = try await BusConnection.connect(clientSuffix: "health")
+        let (client, topics) = try await BusConnection.connect(clientSuffix: "health", environment: environment)
         let subscription = try await client.subscribe(topics.presence(service, id))
         let read = Task { () -> Presence? in
             for await message in subscription { return try? JSONDecoder().decode(Presence.self, from: message.payload) }

@@ -25,7 +25,7 @@ struct ModelCommand: ParsableCommand {
                 loaded = try XGBoostModel(json: Data(contentsOf: URL(fileURLWithPath: model)))
                 rows = try ModelVectors(json: Data(contentsOf: URL(fileURLWithPath: vectors)))
             } catch {
-                throw ValidationError("\(error)")
+                throw CLIFailure("\(error)")
             }
             let (difference, worst) = try rows.maxAbsoluteDifference(model: loaded)
             let verdict = difference <= ModelVectors.tolerance ? "ok" : "FAILED"
@@ -56,7 +56,7 @@ struct PredictCommand: ParsableCommand {
         do {
             loaded = try XGBoostModel(json: Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
-            throw ValidationError("cannot load \(path): \(error)")
+            throw CLIFailure("cannot load \(path): \(error)")
         }
         let input: PurchaseFeatures
         do {

@@ -87,7 +87,7 @@ struct TimelineCommand: AsyncParsableCommand {
             }
             let day = try JSONDecoder().decode(PublishedDay.self, from: message.payload)
             if let svg {
-                guard let timeline = day.dayTimeline else { throw ValidationError("the published day is not a day in \(day.timezone)") }
+                guard let timeline = day.dayTimeline else { throw CLIFailure("the published day is not a day in \(day.timezone)") }
                 try TimelineSVG().render(timeline).write(toFile: svg, atomically: true, encoding: .utf8)
                 print("wrote \(svg): \(day.slots.count) slots on \(day.date) (\(day.timezone))")
             } else {

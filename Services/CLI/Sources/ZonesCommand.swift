@@ -19,12 +19,12 @@ struct ZonesCommand: AsyncParsableCommand {
         var dryRun = false
 
         func run() async throws {
-            let data = try Data(contentsOf: URL(fileURLWithPath: file))
+            guard let data = FileManager.default.contents(atPath: file) else { throw CLIFailure("cannot read \(file)") }
             let zones: [(id: String, zone: DangerZone)]
             do {
                 zones = try ZoneFile.zones(from: data)
             } catch {
-                throw ValidationError("\(file): \(error)")
+                throw CLIFailure("\(file): \(error)")
             }
             if dryRun {
                 for (id, zone) in zones { print("\(id)  \(String(decoding: GuardianJSON.encode(zone), as: UTF8.self))") }
@@ -50,7 +50,8 @@ struct ZonesCommand: AsyncParsableCommand {
             let (client, topics) = try await BusConnection.connect(clientSuffix: "zones")
             for id in ids { try await client.publish("\(topics.prefix)/zones/\(id)", payload: Data(), retain: true) }
             await client.shutdown()
-            print("deleted \(ids.count) zone\(ids.count == 1 ? "" : "s")")
+            // An empty retained message clears a zone; one that did not exist stays absent.
+            print("cleared \(ids.count) zone\(ids.count == 1 ? "" : "s") (\(ids.joined(separator: ", ")))")
         }
     }
 }

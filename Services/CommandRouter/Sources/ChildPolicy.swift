@@ -47,5 +47,7 @@ public struct ParentRequest: Decodable, Sendable {
         command = try c.decodeIfPresent(ParentCommand.self, forKey: .command)
         child = try c.optionalText(.child, maxLength: 64)
         guard text != nil || command != nil else { throw ContractViolation(path: c.codingPath, "needs text or command") }
+        // Which would win is anybody's guess: the parent's words and a command may disagree.
+        guard text == nil || command == nil else { throw ContractViolation(path: c.codingPath, "takes text or command, not both") }
     }
 }

@@ -115,6 +115,14 @@ public final class CommandRouterService: Service, Sendable {
         }
         let interpretation: Interpretation
         if let command = request.command {
+            // A structured `until` must lie ahead, within 7 days, as the words' do.
+            do {
+                try command.validate(now: clock.now().date)
+            } catch {
+                runtime.reportError(topic: message.topic, reason: "command: \(error)", payload: message.payload)
+                if isLead { reply(to: parent, CommandReply(commandId: request.id, status: .rejected, summary: "Command not valid", reason: "\(error)")) }
+                return
+            }
             interpretation = .command(command, child: request.child)
         } else {
             let text = request.text ?? ""

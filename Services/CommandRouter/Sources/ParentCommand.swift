@@ -92,7 +92,10 @@ public struct ParentCommand: Codable, Sendable, Equatable, Hashable {
         self.action = action
         if c.contains(.durationSeconds), try !c.decodeNil(forKey: .durationSeconds) {
             let seconds = try c.decode(Double.self, forKey: .durationSeconds)
-            guard seconds.rounded() == seconds, abs(seconds) < 1e12 else {
+            guard abs(seconds) < 1e12 else {
+                throw CommandValidationError(field: "durationSeconds", reason: "must be between 1 second and 7 days")
+            }
+            guard seconds.rounded() == seconds else {
                 throw CommandValidationError(field: "durationSeconds", reason: "must be a whole number of seconds")
             }
             durationSeconds = Int(seconds)
@@ -198,8 +201,8 @@ public struct ParentCommand: Codable, Sendable, Equatable, Hashable {
             condition = trimmed
         }
         if let window = schedule {
-            guard LocalTime(window.start) != nil else { throw fail("schedule.start", "must be HH:MM") }
-            guard LocalTime(window.end) != nil else { throw fail("schedule.end", "must be HH:MM") }
+            guard LocalTime(window.start) != nil else { throw fail("schedule.start", "must be a time of day, HH:MM from 00:00 to 23:59") }
+            guard LocalTime(window.end) != nil else { throw fail("schedule.end", "must be a time of day, HH:MM from 00:00 to 23:59") }
             guard window.start != window.end else { throw fail("schedule", "start and end must differ") }
         }
         if durationSeconds != nil, until != nil { throw fail("until", "give durationSeconds or until, not both") }

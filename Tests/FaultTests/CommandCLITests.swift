@@ -1,0 +1,35 @@
+import Foundation
+import GuardianCommandRouter
+import GuardianShared
+import GuardianTestSupport
+import Testing
+
+/// `guardian command` as a parent runs it, against a real broker.
+@Suite("guardian command")
+struct CommandCLITests {
+    @Test("a refusal says why before what was asked; no router is a failure (exit 1), not a usage error")
+    func refusalAndNoRouter() async throws {
+        let guardian = FaultHarness.executables.appendingPathComponent("guardian")
+        try #require(FileManager.default.isExecutableFile(atPath: guardian.path), "build the CLI first (swift build --build-tests)")
+        let broker = try TestBroker()
+        let environment = ["GUARDIAN_MQTT_URL": broker.url]
+
+        let unanswered = try await CommandOutput.run(guardian, ["command", "--parent", "mum", "--timeout", "1", "Block games"], environment: environment)
+        #expect(unanswered.status == 1 && unanswered.text.contains("no reply from the command-router"), "\(unanswered.status): \(unanswered.text)")
+        #expect(!unanswered.text.contains("Usage:"), "reported as a usage error: \(unanswered.text)")
+
+        // A stand-in router that refuses every command, as the real one refuses a stranger's.
+        let router = try await broker.connectedClient("router-stand-in")
+        try await router.subscribe("guardian/parents/+/commands") { message in
+            guard let body = try? JSONSerialization.jsonObject(with: message.payload) as? [String: Any], let id = body["id"] as? String else { return }
+            let reply = CommandReply(commandId: id, status: .rejected, summary: "Games blocked", reason: "you are not a parent in any family")
+            Task { try? await router.publish("guardian/parents/mum/replies", payload: GuardianJSON.encode(reply)) }
+        }
+        let refused = try await CommandOutput.run(guardian, ["command", "--parent", "mum", "--timeout", "60", "Block games"], environment: environment)
+        #expect(refused.status == 1, "\(refused.status): \(refused.text)")
+        #expect(refused.text.contains("rejected: you are not a parent in any family (asked: Games blocked)"), "\(refused.text)")
+
+        await router.shutdown()
+        broker.stop()
+    }
+}
