@@ -32,4 +32,17 @@ struct CommandCLITests {
         await router.shutdown()
         broker.stop()
     }
+
+    @Test("a wrong password says which user and which settings to check, without retry noise")
+    func wrongPassword() async throws {
+        let guardian = FaultHarness.executables.appendingPathComponent("guardian")
+        try #require(FileManager.default.isExecutableFile(atPath: guardian.path), "build the CLI first (swift build --build-tests)")
+        let broker = try TestBroker(access: .secured)
+        let environment = ["GUARDIAN_MQTT_URL": broker.url, "GUARDIAN_MQTT_USERNAME": "guardian-cli", "GUARDIAN_MQTT_PASSWORD": "wrong"]
+        let refused = try await CommandOutput.run(guardian, ["status"], environment: environment)
+        #expect(refused.status == 1, "\(refused.status): \(refused.text)")
+        #expect(refused.text.contains("for user guardian-cli: check GUARDIAN_MQTT_USERNAME"), "\(refused.text)")
+        #expect(!refused.text.contains("reconnecting") && !refused.text.contains("Usage:"), "\(refused.text)")
+        broker.stop()
+    }
 }

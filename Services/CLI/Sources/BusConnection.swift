@@ -15,14 +15,24 @@ enum BusConnection {
     static func connectAsUser(clientSuffix: String, environment: [String: String]? = nil) async throws -> (MQTTClient, Topics, String) {
         let config = try GuardianConfig(environment: environment ?? Self.environment())
         var logger = Logger(label: "guardian.cli")
-        logger.logLevel = .warning
+        // Retries and lost connections end in the error thrown, which says why.
+        logger.logLevel = .error
         var mqtt = try config.mqttConfiguration(service: "guardian-cli", will: nil)
         mqtt.clientId = "guardian-cli-\(clientSuffix)-\(UUID().uuidString.prefix(8))"
         mqtt.cleanStart = true
         mqtt.sessionExpirySeconds = 0
         let client = try MQTTClient(configuration: mqtt, logger: logger)
-        try await client.connect(timeout: .seconds(10))
-        return (client, Topics(prefix: config.topicPrefix), mqtt.username ?? "guardian-cli")
+        let user = mqtt.username ?? "guardian-cli"
+        do {
+            try await client.connect(timeout: .seconds(10))
+        } catch {
+            await client.shutdown()
+            if case .connectionRefused = error {
+                throw CLIFailure("\(error) for user \(user): check GUARDIAN_MQTT_USERNAME and GUARDIAN_MQTT_PASSWORD (or GUARDIAN_MQTT_PASSWORD_FILE)")
+            }
+            throw error
+        }
+        return (client, Topics(prefix: config.topicPrefix), user)
     }
 
     /// The process's environment, completed from the `make run` of the checkout it runs in when it
