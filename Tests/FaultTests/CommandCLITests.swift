@@ -33,6 +33,21 @@ struct CommandCLITests {
         broker.stop()
     }
 
+    @Test("argument mistakes are usage errors before anything connects: a typo of a stream, an option it does not take, a date or threshold that is none")
+    func argumentMistakes() async throws {
+        let guardian = FaultHarness.executables.appendingPathComponent("guardian")
+        try #require(FileManager.default.isExecutableFile(atPath: guardian.path), "build the CLI first (swift build --build-tests)")
+        // No broker at all: each must fail on its arguments, at once.
+        let nowhere = ["GUARDIAN_MQTT_URL": "mqtt://127.0.0.1:\(try ReservedPort().port)"]
+        for (arguments, says) in [
+            (["tail", "evnets"], "is neither"), (["tail", "errors", "--device", "tablet-sam"], "--device goes with"),
+            (["timeline", "show", "tablet-sam", "--date", "2026-13-45"], "is not a date"), (["predict", "0", "22", "1", "0.9", "0.8", "10", "--threshold", "5"], "--threshold must be from 0 to 1"),
+        ] {
+            let output = try await CommandOutput.run(guardian, arguments, environment: nowhere)
+            #expect(output.status == 64 && output.text.contains(says), "\(arguments): \(output.status) \(output.text)")
+        }
+    }
+
     @Test("a wrong password says which user and which settings to check, without retry noise")
     func wrongPassword() async throws {
         let guardian = FaultHarness.executables.appendingPathComponent("guardian")

@@ -33,6 +33,9 @@ struct ExportCommand: AsyncParsableCommand {
         print("wrote \(output): \(file.answers.count) answers (\(Set(file.answers.map(\.service)).sorted().joined(separator: ", ")))")
         for instance in file.notAnswered { print("did not answer in time: \(instance)") }
         for (instance, reason) in file.refused.sorted(by: { $0.key < $1.key }) { print("refused by \(instance): \(reason)") }
+        if file.answers.isEmpty && file.notAnswered.isEmpty && file.refused.isEmpty {
+            print("no service answered within \(String(format: "%g", timeout)) s: are they running? (guardian status)")
+        }
         if !file.notAnswered.isEmpty || !file.refused.isEmpty || file.answers.isEmpty { throw ExitCode(1) }
     }
 }

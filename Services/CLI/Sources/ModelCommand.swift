@@ -47,8 +47,12 @@ struct PredictCommand: ParsableCommand {
     @Option(help: "An XGBoost JSON model (default: the bundled Models/purchase-predictor/model.json).")
     var model: String?
 
-    @Option(help: "Nudge threshold.")
+    @Option(help: "Nudge threshold, from 0 to 1.")
     var threshold = 0.70
+
+    func validate() throws {
+        guard (0...1).contains(threshold) else { throw ValidationError("--threshold must be from 0 to 1, got \(threshold)") }
+    }
 
     func run() throws {
         let path = model ?? URL(fileURLWithPath: "Models/purchase-predictor/model.json").path

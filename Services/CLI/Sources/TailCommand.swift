@@ -24,13 +24,27 @@ struct TailCommand: AsyncParsableCommand {
     @Flag(help: "Print raw JSON payloads.")
     var json = false
 
-    func run() async throws {
+    /// Arguments checked before connecting, so a mistake gets this command's usage.
+    func validate() throws {
         for id in [device, recipient].compactMap({ $0 }) where !Identifier.isValid(id) {
             throw ValidationError("'\(id)' is not an id ([A-Za-z0-9_-]{1,64})")
         }
+        let known = Family(rawValue: family)
+        // "tail evnets" is a typo, not a topic nobody publishes on: a filter names a level ("a/b") or a wildcard.
+        if known == nil, !family.contains("/"), family != "#" {
+            throw ValidationError("'\(family)' is neither \(Family.allCases.map(\.rawValue).joined(separator: ", ")) nor a topic filter (a/b, a/#)")
+        }
+        if device != nil, ![.events, .geofence, .predictions, .nudges, .policies].contains(known) {
+            throw ValidationError("--device goes with events, geofence, predictions, nudges or policies")
+        }
+        if recipient != nil, known != .notifications { throw ValidationError("--recipient goes with notifications") }
+    }
+
+    func run() async throws {
+        let known = Family(rawValue: family)
         let (client, topics) = try await BusConnection.connect(clientSuffix: "tail")
         let filter: String
-        switch Family(rawValue: family) {
+        switch known {
         case .events: filter = device.map { "\(topics.prefix)/events/\($0)/+" } ?? topics.allEvents
         case .errors: filter = topics.allErrors
         case .services: filter = topics.allPresence

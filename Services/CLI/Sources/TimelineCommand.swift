@@ -61,7 +61,9 @@ struct TimelineCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard Identifier.isValid(device) else { throw ValidationError("'\(device)' is not a device id") }
-            guard date.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil else { throw ValidationError("'\(date)' is not a date (YYYY-MM-DD)") }
+            guard let parts = date.wholeMatch(of: /(\d{4})-(\d{2})-(\d{2})/),
+                  DateComponents(calendar: Calendar(identifier: .gregorian), year: Int(parts.1), month: Int(parts.2), day: Int(parts.3)).isValidDate
+            else { throw ValidationError("'\(date)' is not a date (YYYY-MM-DD)") }
             let (client, topics) = try await BusConnection.connect(clientSuffix: "timeline")
             let subscription = try await client.subscribe("\(topics.prefix)/timeline/\(device)/days/\(date)")
             let fetch = Task { () -> MQTTMessage? in
