@@ -32,7 +32,7 @@ enum SafetyNet {
         var takesTimeAway = false
     }
 
-    /// `interpretation` if it agrees with `reading`, the words' ``read(_:)``; otherwise a question.
+    /// `interpretation` if it agrees with `reading`, the words' ``read(_:tokens:)``; otherwise a question.
     static func check(_ interpretation: Interpretation, reading: Reading) -> Interpretation {
         guard case .command(let command, _) = interpretation, command.action != .warning else { return interpretation }
         let target = targetName(command)
