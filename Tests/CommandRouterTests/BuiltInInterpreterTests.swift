@@ -462,6 +462,34 @@ struct ReversalTests {
         #expect(until("block youtube until 0", at: Fixtures.date("2026-05-15 10:30")) == Fixtures.date("2026-05-16 00:00"))
     }
 
+    @Test("round four: all but, double negation, a longer punishment, a cap, screen-free time, has to go, yes/no lists, out of a schedule, only, a change of mind, less: questions, never the opposite")
+    func roundFour() throws {
+        for text in ["unblock all but tiktok", "block all but youtube", "allow all but games", "unblock all of them but tiktok",
+                     "don't not let him play Roblox", "don't not block youtube", "it's not like he can't play roblox",
+                     "extend his grounding by a day", "add a day to his grounding", "another day of grounding", "extend homework time by 30 minutes",
+                     "give him 30 more minutes of homework time", "30 minutes of roblox, no more", "an hour of games and no more",
+                     "screen free time for an hour", "screen-free time for 2 hours", "tiktok has to go", "roblox needs to go away",
+                     "youtube yes tiktok no", "youtube off tiktok on", "remove youtube from bedtime", "take whatsapp out of bedtime",
+                     "he can only use youtube", "allow just youtube", "block YouTube, no wait, TikTok", "block youtube... actually tiktok",
+                     "cut her screen time by 30 mins", "take 10 minutes off his screen time", "cut down on games", "cut back on tiktok",
+                     "turn down screen time", "take a day off his grounding", "block tiktok for a fortnight"] {
+            let reading = read(text)
+            #expect(reading.isClarify, "\(text): \(reading)")
+        }
+        // what still reads as before
+        #expect(read("extend the time limit by 30 minutes").command?.action == .extend)
+        #expect(read("he can go on youtube") == .command(try ParentCommand(action: .allow, apps: ["youtube"]), child: "him"))
+        #expect(read("Wait, block YouTube") == .command(try ParentCommand(action: .blockApp, apps: ["youtube"]), child: nil))
+        #expect(read("block fortnight").command?.apps == ["fortnite"])
+        #expect(read("her games can wait until the project is finished").question?.contains("changed your mind") != true)
+        // "until the morning" is the next morning, the rest of the night lasts until it
+        #expect(until("block youtube till the morning", at: Fixtures.date("2026-05-15 17:12")) == Fixtures.date("2026-05-16 07:00"))
+        #expect(until("block games for the rest of the night", at: Fixtures.date("2026-05-15 20:12")) == Fixtures.date("2026-05-16 07:00"))
+        // more time then bed from the morning would be a bedtime of most of the day; after lunch it stands
+        #expect(read("give him 50 more minutes then bed", at: Fixtures.date("2026-05-15 06:13")).isClarify)
+        #expect(read("Give him 15 more minutes then bedtime mode").command?.schedule?.start == "13:45")
+    }
+
     @Test("revoking or getting rid of an app takes it away; disabling a limit lifts it; turning a block back on restricts; an interjection is no child")
     func takingAwayAndLimits() throws {
         let blockYouTube = try ParentCommand(action: .blockApp, apps: ["youtube"])

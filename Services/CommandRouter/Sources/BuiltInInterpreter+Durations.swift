@@ -320,6 +320,12 @@ enum TimeResolver {
 
         guard let clock = expression.clock else {
             guard let base else {
+                if let part = expression.part {
+                    // "until the morning": the next one (at 17:12, tomorrow's), never this evening
+                    let hour = part == .morning ? morningHour : part == .afternoon ? 12 : 18
+                    let todayAt = at(hour, 0, on: today, calendar)
+                    return .instant(todayAt > now ? todayAt : at(hour, 0, on: day(offset: 1), calendar))
+                }
                 // "until tonight" alone: the evening
                 return .instant(at(18, 0, on: today, calendar))
             }

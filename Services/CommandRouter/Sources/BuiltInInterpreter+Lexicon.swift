@@ -224,13 +224,15 @@ final class Lexicon: Sendable {
         key(.unit(3600), ["hour", "hours", "hr", "hrs", "h", "hrz", "hous"])
         key(.unit(86_400), ["day", "days"])
         key(.unit(604_800), ["week", "weeks", "wk", "wks"])
+        // Longer than any command may last, a question ("fortnight" alone is a common spelling of Fortnite).
+        key(.unit(1_209_600), ["a fortnight", "fortnights"])
         key(.half, ["half"])
         key(.quarter, ["quarter"])
         key(.couple, ["couple"])
         key(.vague, ["few", "several", "while", "bit", "little", "some time", "sometime", "late", "ages"])
         key(.longer, ["longer"])
         key(.next, ["next", "coming", "following"])
-        key(.restOfDay, ["rest of the day", "rest of today", "rest of the evening", "rest of the night", "all day",
+        key(.restOfDay, ["rest of the day", "rest of today", "rest of the evening", "all day",
                          "the day", "remainder of the day"])
         key(.noon, ["noon", "midday", "lunchtime"])
         key(.midnight, ["midnight"])
@@ -238,7 +240,7 @@ final class Lexicon: Sendable {
         key(.pm, ["pm", "p.m"])
         key(.oclock, ["oclock", "o clock"])
         key(.today, ["today", "tday"])
-        key(.tonight, ["tonight", "tonite", "this evening"])
+        key(.tonight, ["tonight", "tonite", "this evening", "rest of the night"])
         key(.tomorrow, ["tomorrow", "tmrw", "tmr", "tomorow", "tommorow", "tommorrow"])
         key(.morning, ["morning"])
         key(.afternoon, ["afternoon"])

@@ -243,6 +243,11 @@ struct Utterance {
         let start = TimeResolver.localTime(of: ends, timeZone)
         let end = LocalTime(hour: BuiltInInterpreter.bedtimeEnd.hour, minute: BuiltInInterpreter.bedtimeEnd.minute)!
         guard start != end else { return .clarify(question: "Bedtime would start when it ends. When should bedtime start?") }
+        // "50 more minutes then bed" at 06:13: a bedtime from the morning is not what was meant (one from
+        // the afternoon may be: "15 more minutes then bedtime mode" after lunch).
+        guard !(5 * 60..<12 * 60).contains(start.minutesSinceMidnight) else {
+            return .clarify(question: "Bedtime from \(start) to \(end) would last most of the day. What time should bedtime start?")
+        }
         command.schedule = ParentCommand.Schedule(start: start.description, end: end.description, type: .bedtime, repeat: ParentCommand.Schedule.Repeat.none)
         do {
             try command.validate(now: now)

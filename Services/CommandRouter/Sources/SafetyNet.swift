@@ -28,8 +28,12 @@ enum SafetyNet {
         /// everything and TikTok", "lock the iPad and YouTube". A block of the apps alone leaves the rest open.
         var wholeDeviceNamed = false
         /// Time taken away from what the child has: "take away 10 minutes of screen time", "cut 15
-        /// minutes from his screen time". A block of that length from now is not that.
+        /// minutes from his screen time", "cut down on games". A block of that length from now is not that.
         var takesTimeAway = false
+        /// An amount that is all the child may have: "30 minutes of Roblox, no more" (a daily allowance).
+        var capsAmount = false
+        /// A change of mind in the message: "block YouTube, no wait, TikTok", "… actually TikTok".
+        var correction = false
     }
 
     /// `interpretation` if it agrees with `reading`, the words' ``read(_:tokens:)``; otherwise a question.
@@ -52,8 +56,14 @@ enum SafetyNet {
         if reading.lengthensBlock && command.action == .extend {
             return .clarify(question: "I can't make a block last longer. Should I block \(target) for a time from now, or give more time?")
         }
+        if reading.correction {
+            return .clarify(question: "You changed your mind in that message. Could you send just what I should do?")
+        }
+        if reading.capsAmount {
+            return .clarify(question: "I can't set a daily allowance. I can block \(target) now for a time or until a time: which do you want?")
+        }
         if reading.takesTimeAway, command.action != .extend {
-            return .clarify(question: "I can't take time away from what \(target == "the device" ? "the child has" : "\(target) has"). Should I block \(target) for that long from now, or set a schedule?")
+            return .clarify(question: "I can't take time away. Should I block \(target) for a time from now, or set a schedule?")
         }
         if reading.wholeDeviceNamed, command.action == .shutdown || command.action == .blockApp, namesTargets {
             return .clarify(question: "Should I block everything, or only \(target)?")
@@ -100,7 +110,9 @@ enum SafetyNet {
     private static let lifting: Set<Key> = [.lift, .end, .undo, .remove, .take]
 
     /// Words saying a target named before them may stay: "WhatsApp is fine", "TikTok's OK".
-    private static let acceptable: Set<String> = ["fine", "ok", "okay", "alright"]
+    private static let acceptable: Set<String> = ["fine", "ok", "okay", "alright", "yes"]
+    /// Words that take back what came before them: "no wait", "actually", "I mean".
+    private static let retractions: Set<String> = ["wait", "actually", "sorry", "scratch"]
     /// Words saying free time, or a time, has ended: "free time is over", "end free time".
     private static let ending: Set<Key> = [.end, .stop, .undo, .over, .timeUp, .done, .no]
 
@@ -137,6 +149,11 @@ enum SafetyNet {
             while j < lexes.count, lexes[j].isBetweenVerbAndObject { j += 1 }
             return key(j) == .restrictions ? j : nil
         }
+        /// A grounding, restrictions or homework time: what more of is more restriction ("a time limit" is not).
+        func isRestrictionNotLimit(_ j: Int) -> Bool {
+            if case .key(.scheduleKind(.educational)) = lexes[j].sense { return true }
+            return key(j) == .restrictions && !words(j).contains("limit")
+        }
         func clauseHasSchedule(_ i: Int) -> Bool {
             (clauseStart..<clauseEnd(i)).contains { if case .key(.scheduleKind) = lexes[$0].sense { return true }; return false }
         }
@@ -158,13 +175,48 @@ enum SafetyNet {
             return !(j >= 0 && [.on, .inside, .from, .at, .of, .with, .forWord, .except, .but, .only, .off, .to, .away, .out].contains(key(j)))
         }
         reading.wholeDeviceNamed = lexes.indices.contains(where: isWholeDeviceObject)
-        // "take away 10 minutes of screen time": a length of time as what is taken (a unit, then "of" or "from")
+        func isUnit(_ j: Int) -> Bool { if case .key(.unit) = lexes[j].sense { return true }; return false }
+        func words(_ j: Int) -> String { (lexes[j].first...lexes[j].last).map { tokens[$0].word }.joined(separator: " ") }
+        // "take away 10 minutes of screen time", "take 10 minutes off", "cut it by 30 mins", "cut down on games":
+        // a length of time, or an amount, as what is taken
         reading.takesTimeAway = lexes.indices.contains { i in
-            guard let k = key(i), [.take, .cut, .remove].contains(k) else { return false }
+            guard let k = key(i), [.take, .cut, .remove, .turn].contains(k) else { return false }
+            if k == .cut || k == .turn, key(i + 1) == .down || (k == .cut && key(i + 1) == .back) { return true }
+            if k == .turn { return false }
             return ((i + 1)..<clauseEnd(i)).contains { j in
-                if case .key(.unit) = lexes[j].sense { return key(j + 1) == .of || key(j + 1) == .from }
-                return false
+                (isUnit(j) && [.of, .from, .off].contains(key(j + 1))) || (key(j) == .by && j + 1 < lexes.count && (isUnit(j + 1) || { if case .number = lexes[j + 1].sense { return true }; return false }()))
+                    || (k == .cut && key(j) == .everything && words(j) == "screen time")
             }
+        }
+        // "another day of grounding", "30 more minutes of homework time": more of the restriction
+        if lexes.indices.contains(where: { j in
+            guard isUnit(j), key(j + 1) == .of else { return false }
+            var k = j + 2
+            while k < lexes.count, [.article, .possessive, .him, .her].contains(key(k)) { k += 1 }
+            return k < lexes.count && isRestrictionNotLimit(k)
+        }) {
+            reading.lengthensBlock = true
+        }
+        // "30 minutes of Roblox, no more": "no more" ending a clause, after an amount of time
+        reading.capsAmount = lexes.indices.contains { i in
+            key(i) == .no && key(i + 1) == .more && (i + 2 >= lexes.count || isBoundary(i + 2)) && lexes.indices.contains(where: isUnit)
+        }
+        // "block YouTube, no wait, TikTok": a retraction after something to act on, set off by a pause
+        // or a "no" ("her games can wait until …" is no retraction)
+        reading.correction = lexes.indices.contains { i in
+            let word = tokens[lexes[i].first].word
+            let paused = i > 0 && (isBoundary(i - 1) || ["no", "oh", "um", "er"].contains(tokens[lexes[i - 1].last].word))
+            let retracts = (retractions.contains(word) && paused) || (word == "i" && i + 1 < lexes.count && tokens[lexes[i + 1].first].word == "mean")
+            return retracts && (0..<i).contains(where: isTarget)
+        }
+        // "remove YouTube from bedtime": an app left out of a schedule, which no command says
+        if lexes.indices.contains(where: { i in
+            guard let k = key(i), [.remove, .take, .cut].contains(k) || tokens[lexes[i].first].word == "drop" else { return false }
+            return ((i + 1)..<clauseEnd(i)).contains { j in
+                [.from, .out].contains(key(j)) && ((j + 1)..<min(j + 4, lexes.count)).contains { if case .key(.scheduleKind) = lexes[$0].sense { return true }; return false }
+            }
+        }) {
+            reading.exception = true
         }
         for i in lexes.indices {
             // "WhatsApp is fine": what is named may be used ("Block everything, WhatsApp is fine" points both ways).
@@ -172,9 +224,13 @@ enum SafetyNet {
                (clauseStart..<i).contains(where: isTarget) {
                 point(false)
             }
+            // "YouTube off, TikTok on": a target switched on, no verb of its own
+            if key(i) == .on, i > 0, isTarget(i - 1), i + 1 >= lexes.count || isBoundary(i + 1) || isTarget(i + 1) {
+                point(false)
+            }
             if key(i) == .except {
                 reading.exception = true
-            } else if key(i) == .but, (0..<i).contains(where: isTarget) {
+            } else if key(i) == .but, (0..<i).contains(where: isTarget) || (i > 0 && ["all", "them", "everything"].contains(tokens[lexes[i - 1].last].word)) {
                 // "all apps but YouTube": a target right after "but", no verb of its own
                 let next = ((i + 1)..<lexes.count).first { key($0) != .article }
                 if let next, isTarget(next) { reading.exception = true }
@@ -196,6 +252,8 @@ enum SafetyNet {
             guard let k = lexes[i].key, !consumed.contains(i) else { continue }
             switch k {
             case .not:
+                // "don't not let him": which way two negations point is a guess
+                if negated { reading.strayNegation = true }
                 negated = true
             case .no:
                 let next = ((i + 1)..<clauseEnd(i)).first { key($0) != .more && key($0) != .article }
@@ -230,8 +288,12 @@ enum SafetyNet {
                     point(true)
                 }
             case .freeTime:
-                // "free time is over", "end free time": the free time is what ends
-                if (clauseStart..<clauseEnd(i)).contains(where: { key($0).map(ending.contains) == true }) {
+                // "free time is over", "end free time": the free time is what ends; "screen-free time" is time without
+                var before = i - 1
+                while before >= 0, lexes[before].sense == .punctuation("-") { before -= 1 }
+                if before >= 0, key(before) == .everything || key(before) == .device {
+                    point(true)
+                } else if (clauseStart..<clauseEnd(i)).contains(where: { key($0).map(ending.contains) == true }) {
                     (clauseStart..<clauseEnd(i)).filter { key($0).map(ending.contains) == true }.forEach { consumed.insert($0) }
                     point(true)
                 } else {
@@ -297,10 +359,19 @@ enum SafetyNet {
                     point(true)
                 }
             case .add, .grant, .extend:
-                // not "extend the time limit": more time within a limit is what `extend` gives
-                if blockWord(after: i) != nil { reading.lengthensBlock = true }
+                // not "extend the time limit": more time within a limit is what `extend` gives; but a
+                // longer grounding, restriction or homework time is more of the restriction
+                if blockWord(after: i) != nil || ((i + 1)..<clauseEnd(i)).contains(where: isRestrictionNotLimit) {
+                    reading.lengthensBlock = true
+                }
             case .use:
-                if clauseHas(i, [.modal, .want], after: false) != nil { point(false) }
+                // "TikTok has to go" takes it away; "he can go on YouTube" lets him
+                if tokens[lexes[i].first].word == "go", (clauseStart..<i).contains(where: isTarget),
+                   !((i + 1)..<clauseEnd(i)).contains(where: isTarget) {
+                    point(true)
+                } else if clauseHas(i, [.modal, .want], after: false) != nil {
+                    point(false)
+                }
             default:
                 break
             }
@@ -309,8 +380,11 @@ enum SafetyNet {
         let schedules = lexes.contains { if case .key(.scheduleKind) = $0.sense { return true }; return false }
         let only = lexes.indices.contains { key($0) == .only }
         reading.onlyKept = only && !reading.restricts && !schedules
-        reading.onlyAllowed = only
-            && lexes.indices.contains { key($0) == .allow || key($0) == .letVerb } && !schedules
+        // "he can only use YouTube", "allow just YouTube": what is named is all that stays
+        let just = lexes.indices.contains { i in tokens[lexes[i].first].word == "just" && i + 1 < lexes.count && isTarget(i + 1) }
+        reading.onlyAllowed = (only || just)
+            && lexes.indices.contains { key($0) == .allow || key($0) == .letVerb || (key($0) == .use && clauseHas($0, [.modal], after: false) != nil) }
+            && !schedules
         return reading
     }
 }
