@@ -181,7 +181,9 @@ let package = Package(
             name: "CommandRouterTests", dependencies: ["GuardianCommandRouter", "GuardianTestSupport"],
             path: "Tests/CommandRouterTests", exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
-            name: "MCPTests", dependencies: ["GuardianCommandRouter", "GuardianTestSupport"],
+            name: "MCPTests", dependencies: [
+                "GuardianCommandRouter", "GuardianMCP", "GuardianTestSupport", .product(name: "MCP", package: "swift-sdk"),
+            ],
             path: "Tests/MCPTests", exclude: ["mcp_client_check.py", "requirements.txt"], swiftSettings: strict),
         .testTarget(
             name: "FaultTests", dependencies: [

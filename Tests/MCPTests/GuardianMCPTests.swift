@@ -12,42 +12,6 @@ struct GuardianMCPTests {
     static var executables: URL { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent() }
     static var mcp: URL { executables.appendingPathComponent("guardian-mcp") }
 
-    /// A secured broker with one family and the command-router running in-process.
-    struct Household {
-        let broker: TestBroker
-        let data: TemporaryDirectory
-        let router: CommandRouterService
-        let task: Task<Void, any Error>
-
-        init() async throws {
-            broker = try TestBroker(access: .secured)
-            data = try TemporaryDirectory()
-            let admin = try await broker.connectedClient("admin")
-            try await admin.publish(
-                "guardian/families/alex",
-                payload: GuardianJSON.encode(Family(parents: ["parent-alex"], children: [.init(deviceId: "tablet-sam", name: "Sam")])), retain: true)
-            let router = try CommandRouterService(config: try broker.serviceConfig(service: "command-router", dataDirectory: data.url), logger: .quiet)
-            self.router = router
-            task = try await startInProcess(router, name: "command-router", observer: admin)
-            await admin.shutdown()
-        }
-
-        /// What guardian-mcp needs to act as parent-alex over this broker.
-        var environment: [String: String] {
-            [
-                "GUARDIAN_MQTT_URL": broker.url, "GUARDIAN_MQTT_USERNAME": "guardian-mcp",
-                "GUARDIAN_MQTT_PASSWORD": broker.password(for: "guardian-mcp") ?? "", "GUARDIAN_MCP_PARENT": "parent-alex",
-                "GUARDIAN_LOG_LEVEL": "error",
-            ]
-        }
-
-        func stop() async {
-            task.cancel()
-            _ = try? await task.value
-            broker.stop()
-        }
-    }
-
     /// Runs the Python client against `target` (an executable for stdio, or a URL) and returns its JSON report.
     static func runClient(_ target: String, environment: [String: String]) async throws -> [String: Any] {
         let (data, status) = try await PythonScript("Tests/MCPTests/mcp_client_check.py").run([target], environment: environment, ceiling: .seconds(360))
@@ -76,7 +40,7 @@ struct GuardianMCPTests {
     @Test("over stdio: lists the four tools with schemas and calls each over the real broker, as one parent")
     func toolsOverStdio() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.mcp.path), "build guardian-mcp first (swift build --build-tests)")
-        let household = try await Household()
+        let household = try await MCPHousehold()
         let result = try await Self.runClient(Self.mcp.path, environment: household.environment)
         try Self.expectToolsWork(result, router: household.router)
         await household.stop()
@@ -85,7 +49,7 @@ struct GuardianMCPTests {
     @Test("over Streamable HTTP: the same tools and answers; a request without a session is refused; SIGTERM stops it")
     func toolsOverHTTP() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.mcp.path), "build guardian-mcp first (swift build --build-tests)")
-        let household = try await Household()
+        let household = try await MCPHousehold()
         let logs = try TemporaryDirectory()
         // Port 0: the server binds a free port itself (no race with another process) and logs its URL.
         let log = logs.url.appendingPathComponent("guardian-mcp.log")

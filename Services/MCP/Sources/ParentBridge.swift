@@ -65,21 +65,44 @@ public final class ParentBridge: Sendable {
         return reply
     }
 
-    /// The child's retained status, policy and latest command (each nil when none was published).
-    public func status(of child: Family.Child) async throws -> [String: JSONObject] {
+    /// The connection now up, as the number of connections the client has made; nil while disconnected.
+    var connection: Int? {
+        let count = client.statistics.connects
+        return client.isConnected && client.statistics.connects == count ? count : nil
+    }
+
+    /// Whether `connection` is still the one up.
+    func isUp(_ connection: Int) -> Bool { self.connection == connection }
+
+    /// The child's retained status, policy and latest command (each nil when none was published),
+    /// as the broker holds them now. Throws `.brokerUnreachable` rather than answer while the
+    /// connection is down or was lost meanwhile: a state not read is never reported as none.
+    public func status(of child: Family.Child) async throws(BridgeError) -> [String: JSONObject] {
+        let unreadable = "\(child.name)'s device status, restrictions and commands cannot be read now (unknown, not none)"
+        guard let connection else { throw .brokerUnreachable(unreadable) }
+        let up: @Sendable () -> Bool = { [self] in isUp(connection) }
         var answer: [String: JSONObject] = ["child": .string(child.deviceId), "name": .string(child.name)]
         let parts = ["status", "policy", "command"]
-        var subscriptions: [MQTTSubscription] = []
-        for part in parts { subscriptions.append(try await client.subscribe("\(topics.prefix)/children/\(child.deviceId)/\(part)")) }
+        var inboxes: [Inbox] = []
+        defer { inboxes.forEach { $0.close() } }
+        for part in parts {
+            inboxes.append(
+                try await Inbox.open(
+                    "\(topics.prefix)/children/\(child.deviceId)/\(part)", on: client, while: up, limit: timeout, consequence: unreadable))
+        }
         // The broker sends a subscription's retained message right after its acknowledgement, so once a
-        // later subscription is acknowledged every retained message above has arrived: what is not in
-        // a stream by then was never published, however slow the machine.
-        _ = try await client.subscribe("\(topics.prefix)/parents/\(parent)/barrier/\(UUID().uuidString.prefix(12))")
-        for (part, subscription) in zip(parts, subscriptions) {
-            let value = try await first(of: subscription, timeout: .milliseconds(100)) { message in
+        // later subscription is acknowledged on the same connection every retained message above has
+        // arrived: what is not in an inbox by then was never published, however slow the machine.
+        let barrier = try await Inbox.open(
+            "\(topics.prefix)/parents/\(parent)/barrier/\(UUID().uuidString.prefix(12))", on: client, while: up, limit: timeout,
+            consequence: unreadable)
+        barrier.close()
+        guard up() else { throw .brokerUnreachable(unreadable) }
+        for (part, inbox) in zip(parts, inboxes) {
+            let latest = inbox.messages.last.flatMap { message in
                 message.payload.isEmpty ? nil : try? JSONDecoder().decodePayload(JSONObject.self, from: message.payload)
             }
-            answer[part] = value ?? .null
+            answer[part] = latest ?? .null
         }
         return answer
     }
@@ -109,22 +132,5 @@ public final class ParentBridge: Sendable {
         }
         defer { timer.cancel() }
         return await search.value
-    }
-}
-
-/// Why a tool could not do what was asked.
-public enum BridgeError: Error, CustomStringConvertible {
-    case unknownChild(String, known: [String])
-    case whichChild([String])
-    case noAnswer(String)
-    case invalidArguments(String)
-
-    public var description: String {
-        switch self {
-        case .unknownChild(let name, let known): return "no child named \(name) in your family (children: \(known.joined(separator: ", ")))"
-        case .whichChild(let names): return names.isEmpty ? "you have no children in any family" : "which child: \(names.joined(separator: " or "))?"
-        case .noAnswer(let what): return what
-        case .invalidArguments(let why): return why
-        }
     }
 }
