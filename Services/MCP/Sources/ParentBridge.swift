@@ -11,6 +11,8 @@ public final class ParentBridge: Sendable {
     let client: MQTTClient
     let topics: Topics
     let families = Mutex(FamilyDirectory())
+    /// Sends commands and activity requests, each on a connection of its own.
+    let publisher: CommandPublisher
     let timeout: Duration
 
     /// Connects as the `guardian-mcp` user (or `GUARDIAN_MQTT_USERNAME`) for the parent `GUARDIAN_MCP_PARENT`.
@@ -22,6 +24,7 @@ public final class ParentBridge: Sendable {
         mqtt.sessionExpirySeconds = 0
         client = try MQTTClient(configuration: mqtt, logger: logger)
         topics = Topics(prefix: config.topicPrefix)
+        publisher = CommandPublisher(configuration: mqtt, limit: timeout, logger: logger)
         self.timeout = timeout
         try await client.subscribe("\(topics.prefix)/families/+") { [self] in handleFamily($0) }
         try await client.connect(timeout: .seconds(10))
@@ -49,20 +52,32 @@ public final class ParentBridge: Sendable {
         return mine[0]
     }
 
-    /// Sends `{id, text?, command?, child?}` as the parent and returns the router's reply.
-    public func send(text: String?, command: JSONObject?, child: String?) async throws -> CommandReply {
+    /// Sends `{id, text?, command?, child?}` as the parent and returns the router's reply. Throws
+    /// `.brokerUnreachable` at once, with nothing sent, while the connection is down.
+    public func send(text: String?, command: JSONObject?, child: String?) async throws(BridgeError) -> CommandReply {
+        let notSent = "nothing was sent"
+        guard let connection else { throw .brokerUnreachable(notSent) }
+        let up: @Sendable () -> Bool = { [self] in isUp(connection) }
         let id = "mcp-\(UUID().uuidString.prefix(12))"
         var body: [String: JSONObject] = ["id": .string(id)]
         if let text { body["text"] = .string(text) }
         if let command { body["command"] = command }
         if let child { body["child"] = .string(child) }
-        let replies = try await client.subscribe("\(topics.prefix)/parents/\(parent)/replies")
-        try await client.publish("\(topics.prefix)/parents/\(parent)/commands", payload: GuardianJSON.encode(body))
-        let reply = try await first(of: replies, timeout: timeout) { message in
-            (try? JSONDecoder().decodePayload(CommandReply.self, from: message.payload)).flatMap { $0.commandId == id ? $0 : nil }
+        let replies = try await Inbox.open("\(topics.prefix)/parents/\(parent)/replies", on: client, while: up, limit: timeout, consequence: notSent)
+        defer { replies.close() }
+        try await publisher.publish(MQTTOutgoing(topic: "\(topics.prefix)/parents/\(parent)/commands", payload: GuardianJSON.encode(body)))
+        return try await whileConnected(
+            up, limit: timeout,
+            lost: .brokerUnreachable(
+                "the connection was lost after the command was sent, before the command-router replied: it may have been applied; check with get_device_status once the broker is back"),
+            late: .noAnswer("the command-router did not reply within \(timeout): the command reached the broker and may still be applied; check with get_device_status")
+        ) { () throws(BridgeError) -> CommandReply in
+            let reply = await replies.first { message in
+                (try? JSONDecoder().decodePayload(CommandReply.self, from: message.payload)).flatMap { $0.commandId == id ? $0 : nil }
+            }
+            guard let reply else { throw .noAnswer("the command-router did not reply") }
+            return reply
         }
-        guard let reply else { throw BridgeError.noAnswer("the command-router did not reply") }
-        return reply
     }
 
     /// The connection now up, as the number of connections the client has made; nil while disconnected.
@@ -107,30 +122,29 @@ public final class ParentBridge: Sendable {
         return answer
     }
 
-    /// App usage since `since` and current restrictions, from the command-router.
-    public func activity(of child: Family.Child, since: Timestamp?) async throws -> JSONObject {
+    /// App usage since `since` and current restrictions, from the command-router. Throws
+    /// `.brokerUnreachable` at once while the connection is down.
+    public func activity(of child: Family.Child, since: Timestamp?) async throws(BridgeError) -> JSONObject {
+        let notAsked = "\(child.name)'s activity cannot be asked for now"
+        guard let connection else { throw .brokerUnreachable(notAsked) }
+        let up: @Sendable () -> Bool = { [self] in isUp(connection) }
         let responseTopic = "\(topics.prefix)/parents/\(parent)/activity-replies/\(UUID().uuidString.prefix(12))"
-        let responses = try await client.subscribe(responseTopic)
+        let responses = try await Inbox.open(responseTopic, on: client, while: up, limit: timeout, consequence: notAsked)
+        defer { responses.close() }
         var body: [String: JSONObject] = ["child": .string(child.deviceId)]
         if let since { body["since"] = .string(since.rfc3339) }
-        try await client.publish(
-            "\(topics.prefix)/parents/\(parent)/activity", payload: GuardianJSON.encode(body),
-            properties: MQTTProperties(responseTopic: responseTopic, correlationData: Data(responseTopic.utf8)))
-        let answer = try await first(of: responses, timeout: timeout) { try? JSONDecoder().decodePayload(JSONObject.self, from: $0.payload) }
-        guard let answer else { throw BridgeError.noAnswer("the command-router did not answer the activity request") }
-        return answer
-    }
-
-    private func first<T: Sendable>(of subscription: MQTTSubscription, timeout: Duration, _ match: @escaping @Sendable (MQTTMessage) -> T?) async throws -> T? {
-        let search = Task { () -> T? in
-            for await message in subscription { if let found = match(message) { return found } }
-            return nil
+        try await publisher.publish(
+            MQTTOutgoing(
+                topic: "\(topics.prefix)/parents/\(parent)/activity", payload: GuardianJSON.encode(body),
+                properties: MQTTProperties(responseTopic: responseTopic, correlationData: Data(responseTopic.utf8))))
+        return try await whileConnected(
+            up, limit: timeout, lost: .brokerUnreachable("the connection was lost before the command-router answered the activity request"),
+            late: .noAnswer("the command-router did not answer the activity request within \(timeout)")
+        ) { () throws(BridgeError) -> JSONObject in
+            guard let answer = await responses.first({ try? JSONDecoder().decodePayload(JSONObject.self, from: $0.payload) }) else {
+                throw .noAnswer("the command-router did not answer the activity request")
+            }
+            return answer
         }
-        let timer = Task {
-            try await Task.sleep(for: timeout)
-            search.cancel()
-        }
-        defer { timer.cancel() }
-        return await search.value
     }
 }
