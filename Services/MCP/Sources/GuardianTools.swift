@@ -87,10 +87,7 @@ public struct GuardianTools: Sendable {
         case "get_device_status":
             return render(try await bridge.status(of: try bridge.child(child)))
         case "check_child_activity":
-            let since = try arguments["since"]?.stringValue.map { text -> Timestamp in
-                guard let ts = Timestamp(rfc3339: text) else { throw BridgeError.invalidArguments("since must be RFC 3339") }
-                return ts
-            }
+            let since = try arguments["since"]?.stringValue.map { text throws(BridgeError) in try Self.since(text) }
             return render(try await bridge.activity(of: try bridge.child(child), since: since))
         case "schedule_timed_restriction":
             guard let type = arguments["type"]?.stringValue, let start = arguments["start"]?.stringValue, let end = arguments["end"]?.stringValue else {
@@ -103,6 +100,17 @@ public struct GuardianTools: Sendable {
             return render(try await bridge.send(text: nil, command: command, child: child))
         default:
             throw BridgeError.invalidArguments("unknown tool \(name)")
+        }
+    }
+
+    /// `since` read as the command-router reads it (RFC 3339 or epoch seconds, between 2000 and
+    /// 2200): a time it would refuse, and leave unanswered, is refused here at once with its reason.
+    static func since(_ text: String) throws(BridgeError) -> Timestamp {
+        struct Request: Decodable { var since: Timestamp }
+        do {
+            return try JSONDecoder().decode(Request.self, from: GuardianJSON.encode(["since": text])).since
+        } catch {
+            throw .invalidArguments(ContractViolation.from(error).description)
         }
     }
 

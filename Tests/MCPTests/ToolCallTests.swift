@@ -1,0 +1,24 @@
+import Foundation
+@testable import GuardianMCP
+import GuardianShared
+import GuardianTestSupport
+import MCP
+import Testing
+
+@Suite("guardian-mcp's tools, called in-process over the real broker")
+struct ToolCallTests {
+    @Test("check_child_activity refuses a since the command-router would refuse, at once and with the router's reason")
+    func sinceCheckedAsTheRouterDoes() async throws {
+        try await MCPHousehold.run { _, tools in
+            #expect(await eventually(.seconds(120)) { !tools.bridge.children.isEmpty }, "the family arrives")
+            let accepted = await tools.answer("check_child_activity", ["child": "Sam", "since": "2026-01-01T00:00:00Z"])
+            #expect(!accepted.isError && accepted.text.contains("\"apps\""), "\(accepted)")
+            let epoch = await tools.answer("check_child_activity", ["child": "Sam", "since": "1970-01-01T00:00:00Z"])
+            #expect(epoch.isError && epoch.text == "since: time 1970-01-01T00:00:00.000Z is outside 2000-2200", "\(epoch)")
+            let farOff = await tools.answer("check_child_activity", ["child": "Sam", "since": "2250-01-01T00:00:00+01:00"])
+            #expect(farOff.isError && farOff.text.contains("outside 2000-2200"), "\(farOff)")
+            let words = await tools.answer("check_child_activity", ["child": "Sam", "since": "yesterday"])
+            #expect(words.isError && words.text.contains("RFC 3339"), "\(words)")
+        }
+    }
+}
