@@ -47,26 +47,34 @@ struct MCPHousehold {
         broker.stop()
     }
 
-    /// Runs `body` with a new household and its tools, and stops both whether `body` passes or throws.
-    static func run(_ body: (MCPHousehold, GuardianTools) async throws -> Void) async throws {
+    /// Runs `body` with a new household, and stops it whether `body` passes or throws.
+    static func with(_ body: (MCPHousehold) async throws -> Void) async throws {
         let household = try await MCPHousehold()
-        let bridge: ParentBridge
-        do {
-            bridge = try await household.bridge()
-        } catch {
-            await household.stop()
-            throw error
-        }
         let outcome: Result<Void, any Error>
         do {
-            try await body(household, GuardianTools(bridge: bridge))
+            try await body(household)
             outcome = .success(())
         } catch {
             outcome = .failure(error)
         }
-        await bridge.close()
         await household.stop()
         try outcome.get()
+    }
+
+    /// Runs `body` with a new household and its tools, and stops both whether `body` passes or throws.
+    static func run(_ body: (MCPHousehold, GuardianTools) async throws -> Void) async throws {
+        try await with { household in
+            let bridge = try await household.bridge()
+            let outcome: Result<Void, any Error>
+            do {
+                try await body(household, GuardianTools(bridge: bridge))
+                outcome = .success(())
+            } catch {
+                outcome = .failure(error)
+            }
+            await bridge.close()
+            try outcome.get()
+        }
     }
 }
 

@@ -21,4 +21,17 @@ struct ToolCallTests {
             #expect(words.isError && words.text.contains("RFC 3339"), "\(words)")
         }
     }
+
+    @Test("a tool called as soon as guardian-mcp is connected waits for the family, never answers that there is none")
+    func familyBeforeAnswering() async throws {
+        try await MCPHousehold.with { household in
+            // Fresh starts, each called at once, as a client sending initialize and tools/call back to back.
+            for _ in 0..<5 {
+                let bridge = try await household.bridge()
+                let answer = await GuardianTools(bridge: bridge).answer("get_device_status", ["child": "Sam"])
+                await bridge.close()
+                #expect(!answer.isError && answer.text.contains("\"name\":\"Sam\""), "\(answer)")
+            }
+        }
+    }
 }

@@ -85,10 +85,10 @@ public struct GuardianTools: Sendable {
             guard text != nil || command != nil else { throw BridgeError.invalidArguments("give text or command") }
             return render(try await bridge.send(text: text, command: command, child: child))
         case "get_device_status":
-            return render(try await bridge.status(of: try bridge.child(child)))
+            return render(try await bridge.status(of: try await bridge.child(child)))
         case "check_child_activity":
             let since = try arguments["since"]?.stringValue.map { text throws(BridgeError) in try Self.since(text) }
-            return render(try await bridge.activity(of: try bridge.child(child), since: since))
+            return render(try await bridge.activity(of: try await bridge.child(child), since: since))
         case "schedule_timed_restriction":
             guard let type = arguments["type"]?.stringValue, let start = arguments["start"]?.stringValue, let end = arguments["end"]?.stringValue else {
                 throw BridgeError.invalidArguments("type, start and end are required")

@@ -10,7 +10,7 @@ public final class ParentBridge: Sendable {
     public let parent: String
     let client: MQTTClient
     let topics: Topics
-    let families = Mutex(FamilyDirectory())
+    let families = Mutex(FamilyView())
     /// Sends commands and activity requests, each on a connection of its own.
     let publisher: CommandPublisher
     let timeout: Duration
@@ -35,14 +35,37 @@ public final class ParentBridge: Sendable {
     private func handleFamily(_ message: MQTTMessage) {
         guard let levels = topics.levels(of: message.topic), levels.count == 2 else { return }
         let family = message.payload.isEmpty ? nil : try? JSONDecoder().decodePayload(Family.self, from: message.payload)
-        families.withLock { $0.set(family, id: String(levels[1])) }
+        // Runs on the network thread, on the connection that brought it.
+        let connection = client.statistics.connects
+        families.withLock { $0.set(family, id: String(levels[1]), on: connection) }
     }
 
-    /// The parent's children, by name and device id.
-    public var children: [Family.Child] { families.withLock { $0.children(of: parent) } }
+    /// The parent's children, by name and device id, as received so far.
+    public var children: [Family.Child] { families.withLock { $0.directory.children(of: parent) } }
 
-    /// A child of this parent by name or device id (the only child when `name` is nil).
-    public func child(_ name: String?) throws(BridgeError) -> Family.Child {
+    /// Waits until every family the broker holds has arrived on the connection now up (the
+    /// retained burst that follows connecting; at most `timeout`) and returns that connection.
+    /// Throws `.brokerUnreachable(consequence)` while the connection is down.
+    func ready(_ consequence: String) async throws(BridgeError) -> Int {
+        guard let connection else { throw .brokerUnreachable(consequence) }
+        if families.withLock({ $0.isComplete(on: connection) }) { return connection }
+        let up: @Sendable () -> Bool = { [self] in isUp(connection) }
+        // A subscription's acknowledgement comes after the retained messages of those sent before it on
+        // the connection. The first barrier's is read once the connect's own subscriptions (families/+
+        // among them) were sent, so the second barrier, sent after it, is acknowledged after every family.
+        for _ in 0..<2 {
+            let barrier = "\(topics.prefix)/parents/\(parent)/barrier/\(UUID().uuidString.prefix(12))"
+            try await Inbox.open(barrier, on: client, while: up, limit: timeout, consequence: consequence).close()
+        }
+        guard up() else { throw .brokerUnreachable(consequence) }
+        families.withLock { $0.markComplete(on: connection) }
+        return connection
+    }
+
+    /// A child of this parent by name or device id (the only child when `name` is nil), once every
+    /// family has arrived.
+    public func child(_ name: String?) async throws(BridgeError) -> Family.Child {
+        _ = try await ready("your family cannot be read now")
         let mine = children
         if let name {
             if let child = mine.first(where: { $0.deviceId == name || $0.name.lowercased() == name.lowercased() }) { return child }
