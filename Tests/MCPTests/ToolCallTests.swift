@@ -34,4 +34,17 @@ struct ToolCallTests {
             }
         }
     }
+
+    @Test("a command the router refuses is an error, its reason first; a question is said to be one for the parent")
+    func refusalsAndQuestions() async throws {
+        try await MCPHousehold.run { household, tools in
+            let refused = await tools.answer("send_restriction_command", ["command": ["action": "extend", "durationSeconds": 300]])
+            #expect(refused.isError && refused.text.hasPrefix("Not done: nothing limits") && refused.text.contains("(asked: Sam: "), "\(refused)")
+            let question = await tools.answer("send_restriction_command", ["text": "Block YouTube for Amy"])
+            #expect(!question.isError && question.text.hasPrefix("Question for the parent") && question.text.contains("Amy"), "\(question)")
+            let accepted = await tools.answer("send_restriction_command", ["text": "Block all games for 2 hours"])
+            #expect(!accepted.isError && accepted.text.contains("\"status\":\"accepted\""), "\(accepted)")
+            #expect(household.router.counters["accepted"] == 1)
+        }
+    }
 }

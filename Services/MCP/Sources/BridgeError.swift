@@ -7,6 +7,8 @@ public enum BridgeError: Error, Equatable, CustomStringConvertible {
     /// The broker cannot be reached now (the connection is down or was lost meanwhile); `consequence`
     /// says what that means for the request, e.g. that nothing was sent.
     case brokerUnreachable(String)
+    /// The command-router refused the command: why, and what was asked (its summary).
+    case refused(reason: String, asked: String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,7 @@ public enum BridgeError: Error, Equatable, CustomStringConvertible {
         case .noAnswer(let what): return what
         case .invalidArguments(let why): return why
         case .brokerUnreachable(let consequence): return "the Guardian broker is unreachable: \(consequence)"
+        case .refused(let reason, let asked): return "Not done: \(reason) (asked: \(asked))"
         }
     }
 }

@@ -12,7 +12,7 @@ public struct GuardianTools: Sendable {
     public static let definitions: [Tool] = [
         Tool(
             name: "send_restriction_command",
-            description: "Send a parental-control command for a child: natural language (e.g. \"Block all games for 2 hours\") or a structured command. Returns the router's reply: accepted with a summary, rejected with the reason, or a clarifying question.",
+            description: "Send a parental-control command for a child: natural language (e.g. \"Block all games for 2 hours\") or a structured command. Accepted: the router's reply as JSON, with a summary of what is now in force. Refused: an error, \"Not done: <reason> (asked: <summary>)\". Unclear: \"Question for the parent …\" (not an error; nothing was done yet): ask the parent and send their answer.",
             inputSchema: .object([
                 "type": "object",
                 "properties": .object([
@@ -83,7 +83,7 @@ public struct GuardianTools: Sendable {
             let text = arguments["text"]?.stringValue
             let command = try arguments["command"].map { try JSONDecoder().decode(JSONObject.self, from: JSONEncoder().encode($0)) }
             guard text != nil || command != nil else { throw BridgeError.invalidArguments("give text or command") }
-            return render(try await bridge.send(text: text, command: command, child: child))
+            return try answer(to: try await bridge.send(text: text, command: command, child: child))
         case "get_device_status":
             return render(try await bridge.status(of: try await bridge.child(child)))
         case "check_child_activity":
@@ -97,9 +97,20 @@ public struct GuardianTools: Sendable {
                 "type": .string(type), "start": .string(start), "end": .string(end), "repeat": .string(arguments["repeat"]?.stringValue ?? "none"),
             ]
             let command: JSONObject = .object(["action": .string("schedule"), "schedule": .object(schedule)])
-            return render(try await bridge.send(text: nil, command: command, child: child))
+            return try answer(to: try await bridge.send(text: nil, command: command, child: child))
         default:
             throw BridgeError.invalidArguments("unknown tool \(name)")
+        }
+    }
+
+    /// The router's reply as an assistant reads it: accepted, the reply itself; rejected, an error
+    /// with the reason first; a clarifying question, said to be one for the parent.
+    func answer(to reply: CommandReply) throws(BridgeError) -> String {
+        switch reply.status {
+        case .accepted: return render(reply)
+        case .rejected: throw .refused(reason: reply.reason ?? "the command-router refused it", asked: reply.summary)
+        case .clarify:
+            return "Question for the parent (nothing was done yet): \(reply.summary) Send their answer with send_restriction_command."
         }
     }
 
