@@ -9,63 +9,6 @@ public struct GuardianTools: Sendable {
 
     public init(bridge: ParentBridge) { self.bridge = bridge }
 
-    public static let definitions: [Tool] = [
-        Tool(
-            name: "send_restriction_command",
-            description: "Send a parental-control command for a child: natural language (e.g. \"Block all games for 2 hours\") or a structured command. Accepted: the router's reply as JSON, with a summary of what is now in force. Refused: an error, \"Not done: <reason> (asked: <summary>)\". Unclear: \"Question for the parent …\" (not an error; nothing was done yet): ask the parent and send their answer.",
-            inputSchema: .object([
-                "type": "object",
-                "properties": .object([
-                    "text": .object(["type": "string", "description": "The parent's words."]),
-                    "command": .object([
-                        "type": "object",
-                        "description": "A structured command: {action: shutdown|warning|allow|extend|block_app|schedule, durationSeconds?, apps?, categories?, message?, until?, condition?, schedule?}. shutdown blocks everything (or the categories named), block_app the apps named, allow lifts restrictions, warning sends the child `message`; extend is more time for the child (the current limit is lifted for `durationSeconds` or until `until`), never a longer block: to block for longer, send shutdown or block_app again.",
-                        "properties": .object([
-                            "action": .object(["type": "string", "enum": .array(["shutdown", "warning", "allow", "extend", "block_app", "schedule"])]),
-                            "durationSeconds": .object(["type": "integer", "minimum": 1]),
-                            "apps": .object(["type": "array", "items": .object(["type": "string"])]),
-                            "categories": .object(["type": "array", "items": .object(["type": "string", "enum": .array(["games", "social", "video", "education", "other"])])]),
-                            "message": .object(["type": "string"]),
-                            "until": .object(["type": "string", "description": "RFC 3339"]),
-                        ]),
-                        "required": .array(["action"]),
-                    ]),
-                    "child": .object(["type": "string", "description": "The child's name or device id; optional with one child."]),
-                ]),
-            ])),
-        Tool(
-            name: "get_device_status",
-            description: "A child's device: its last status message, the restrictions in force and the latest command.",
-            inputSchema: .object([
-                "type": "object", "properties": .object(["child": .object(["type": "string", "description": "Name or device id."])]),
-            ]),
-            annotations: .init(readOnlyHint: true)),
-        Tool(
-            name: "check_child_activity",
-            description: "Time a child spent per app and per category since a given time (default: the last 24 hours), with current restrictions.",
-            inputSchema: .object([
-                "type": "object",
-                "properties": .object([
-                    "child": .object(["type": "string"]), "since": .object(["type": "string", "description": "RFC 3339"]),
-                ]),
-            ]),
-            annotations: .init(readOnlyHint: true)),
-        Tool(
-            name: "schedule_timed_restriction",
-            description: "A recurring or one-off window on the child's local clock: bedtime (everything blocked), educational (education apps only) or social_only.",
-            inputSchema: .object([
-                "type": "object",
-                "properties": .object([
-                    "child": .object(["type": "string"]),
-                    "type": .object(["type": "string", "enum": .array(["bedtime", "educational", "social_only"])]),
-                    "start": .object(["type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$", "description": "Local HH:MM."]),
-                    "end": .object(["type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$", "description": "Local HH:MM; earlier than start means overnight."]),
-                    "repeat": .object(["type": "string", "enum": .array(["none", "daily", "weekdays", "weekends"])]),
-                ]),
-                "required": .array(["type", "start", "end"]),
-            ])),
-    ]
-
     /// Runs a tool; failures come back as an error result the assistant can read.
     public func call(_ name: String, arguments: [String: Value]?) async -> CallTool.Result {
         do {
