@@ -47,4 +47,16 @@ struct ToolCallTests {
             #expect(household.router.counters["accepted"] == 1)
         }
     }
+
+    @Test("send_restriction_command with both text and command is refused, nothing sent")
+    func textOrCommand() async throws {
+        try await MCPHousehold.run { household, tools in
+            let both = await tools.answer(
+                "send_restriction_command", ["text": "Block all games for 2 hours", "command": ["action": "block_app", "apps": ["youtube"]]])
+            #expect(both.isError && both.text == "give text or command, not both", "\(both)")
+            let words = await tools.answer("send_restriction_command", ["text": "Block all games for 2 hours"])
+            #expect(!words.isError && words.text.contains("\"status\":\"accepted\""), "\(words)")
+            #expect(household.router.counters["accepted"] == 1, "only the words were acted on")
+        }
+    }
 }

@@ -26,6 +26,8 @@ public struct GuardianTools: Sendable {
             let text = arguments["text"]?.stringValue
             let command = try arguments["command"].map { try JSONDecoder().decode(JSONObject.self, from: JSONEncoder().encode($0)) }
             guard text != nil || command != nil else { throw BridgeError.invalidArguments("give text or command") }
+            // The router would act on the command alone and drop the words: the parent may have meant either.
+            guard text == nil || command == nil else { throw BridgeError.invalidArguments("give text or command, not both") }
             return try answer(to: try await bridge.send(text: text, command: command, child: child))
         case "get_device_status":
             return render(try await bridge.status(of: try await bridge.child(child)))
