@@ -59,4 +59,30 @@ struct ToolCallTests {
             #expect(household.router.counters["accepted"] == 1, "only the words were acted on")
         }
     }
+
+    @Test("an argument of the wrong type is refused, naming it and the type expected; a long unknown name is shown shortened")
+    func argumentsReadStrictly() async throws {
+        try await MCPHousehold.run { household, tools in
+            let number = await tools.answer("get_device_status", ["child": 42])
+            #expect(number.isError && number.text == "child must be a string (the child's name or device id), got a number", "\(number)")
+            let since = await tools.answer("check_child_activity", ["child": "Sam", "since": 12345])
+            #expect(since.isError && since.text == "since must be an RFC 3339 string, got a number", "\(since)")
+            let command = await tools.answer("send_restriction_command", ["command": "shutdown"])
+            #expect(command.isError && command.text == "command must be an object, got a string", "\(command)")
+            let sent = await tools.answer("send_restriction_command", ["text": "Block all games for 2 hours", "child": ["Sam"]])
+            #expect(sent.isError && sent.text.hasPrefix("child must be a string"), "\(sent)")
+            let repeats = await tools.answer("schedule_timed_restriction", ["type": "bedtime", "start": "21:00", "end": "07:00", "repeat": true])
+            #expect(repeats.isError && repeats.text == "repeat must be a string, got a boolean", "\(repeats)")
+
+            let long = String(repeating: "x", count: 200_000)
+            for tool in ["get_device_status", "check_child_activity", "send_restriction_command"] {
+                let unknown = await tools.answer(tool, ["child": .string(long), "text": "Block all games for 2 hours"])
+                #expect(unknown.isError && unknown.text == "no child named \(String(repeating: "x", count: 64))… in your family (children: Sam)", "\(tool): \(unknown.text.prefix(200))")
+            }
+            #expect((household.router.counters["accepted"] ?? 0) == 0, "nothing was acted on")
+            let named = await tools.answer("send_restriction_command", ["text": "Block all games for 2 hours", "child": "Sam"])
+            #expect(!named.isError && named.text.contains("\"status\":\"accepted\""), "\(named)")
+            #expect(household.router.counters["accepted"] == 1)
+        }
+    }
 }

@@ -12,7 +12,7 @@ public enum BridgeError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unknownChild(let name, let known): return "no child named \(name) in your family (children: \(known.joined(separator: ", ")))"
+        case .unknownChild(let name, let known): return "no child named \(ToolArguments.shown(name)) in your family (children: \(known.joined(separator: ", ")))"
         case .whichChild(let names): return names.isEmpty ? "you have no children in any family" : "which child: \(names.joined(separator: " or "))?"
         case .noAnswer(let what): return what
         case .invalidArguments(let why): return why
