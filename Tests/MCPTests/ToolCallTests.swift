@@ -79,7 +79,7 @@ struct ToolCallTests {
                 let unknown = await tools.answer(tool, ["child": .string(long), "text": "Block all games for 2 hours"])
                 #expect(unknown.isError && unknown.text == "no child named \(String(repeating: "x", count: 64))… in your family (children: Sam)", "\(tool): \(unknown.text.prefix(200))")
             }
-            #expect((household.router.counters["accepted"] ?? 0) == 0, "nothing was acted on")
+            #expect(household.router.counters["accepted"] == 0, "nothing was acted on")
             let named = await tools.answer("send_restriction_command", ["text": "Block all games for 2 hours", "child": "Sam"])
             #expect(!named.isError && named.text.contains("\"status\":\"accepted\""), "\(named)")
             #expect(household.router.counters["accepted"] == 1)
