@@ -9,8 +9,7 @@ import Testing
 struct CommandCLITests {
     @Test("a refusal says why before what was asked; no router is a failure (exit 1), not a usage error")
     func refusalAndNoRouter() async throws {
-        let guardian = FaultHarness.executables.appendingPathComponent("guardian")
-        try #require(FileManager.default.isExecutableFile(atPath: guardian.path), "build the CLI first (swift build --build-tests)")
+        let guardian = try FaultHarness.guardianCLI()
         let broker = try TestBroker()
         let environment = ["GUARDIAN_MQTT_URL": broker.url]
 
@@ -35,8 +34,7 @@ struct CommandCLITests {
 
     @Test("argument mistakes are usage errors before anything connects: a typo of a stream, an option it does not take, a date or threshold that is none")
     func argumentMistakes() async throws {
-        let guardian = FaultHarness.executables.appendingPathComponent("guardian")
-        try #require(FileManager.default.isExecutableFile(atPath: guardian.path), "build the CLI first (swift build --build-tests)")
+        let guardian = try FaultHarness.guardianCLI()
         // No broker at all: each must fail on its arguments, at once.
         let nowhere = ["GUARDIAN_MQTT_URL": "mqtt://127.0.0.1:\(try ReservedPort().port)"]
         for (arguments, says) in [
@@ -50,8 +48,7 @@ struct CommandCLITests {
 
     @Test("a wrong password says which user and which settings to check, without retry noise")
     func wrongPassword() async throws {
-        let guardian = FaultHarness.executables.appendingPathComponent("guardian")
-        try #require(FileManager.default.isExecutableFile(atPath: guardian.path), "build the CLI first (swift build --build-tests)")
+        let guardian = try FaultHarness.guardianCLI()
         let broker = try TestBroker(access: .secured)
         let environment = ["GUARDIAN_MQTT_URL": broker.url, "GUARDIAN_MQTT_USERNAME": "guardian-cli", "GUARDIAN_MQTT_PASSWORD": "wrong"]
         let refused = try await CommandOutput.run(guardian, ["status"], environment: environment)

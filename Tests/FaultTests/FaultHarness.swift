@@ -12,6 +12,13 @@ enum FaultHarness {
     /// The directory of the built executables (next to the test bundle).
     static var executables: URL { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent() }
 
+    /// The `guardian` CLI beside the tests, as a user runs it.
+    static func guardianCLI() throws -> URL {
+        let guardian = executables.appendingPathComponent("guardian")
+        try #require(FileManager.default.isExecutableFile(atPath: guardian.path), "build the CLI first (swift build --build-tests)")
+        return guardian
+    }
+
     /// True when every named service was built (`swift build --build-tests` builds them all).
     static func built(_ services: String...) -> Bool {
         services.allSatisfy { FileManager.default.isExecutableFile(atPath: executables.appendingPathComponent($0).path) }

@@ -7,8 +7,7 @@ import Testing
 struct TimelineShowTests {
     @Test("lists a published day's slots; a day not published is said plainly (how to get one), not as a usage error")
     func publishedAndMissingDay() async throws {
-        let guardian = FaultHarness.executables.appendingPathComponent("guardian")
-        try #require(FileManager.default.isExecutableFile(atPath: guardian.path), "build the CLI first (swift build --build-tests)")
+        let guardian = try FaultHarness.guardianCLI()
         let broker = try TestBroker()
         let publisher = try await broker.connectedClient("timeline-stand-in")
         let day = #"""
