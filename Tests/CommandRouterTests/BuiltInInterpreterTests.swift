@@ -490,6 +490,29 @@ struct ReversalTests {
         #expect(read("Give him 15 more minutes then bedtime mode").command?.schedule?.start == "13:45")
     }
 
+    @Test("round five: a repeating schedule needs its start, minutes before an hour, .5, a window of most of a day, one-offs on other days or past, warnings that hide a block or name two children, from now on: questions")
+    func roundFive() throws {
+        for text in ["bedtime mode every night", "bedtime every night for 10 hours", "bedtime on school nights until 6:30", "social only for an hour every evening",
+                     "block youtube until 20 to 8", "give him until 10 to 9", "bedtime at 10 to 9", "block games for .5 hours", "bedtime 21h30",
+                     "homework time 4 till 6 tomorrow", "allow texting", "warn him then block youtube", "tell him he has 5 minutes then block the ipad",
+                     "tell mia and sam dinner's ready", "bedtime 9pm from now on", "bedtime at 9 for good"] {
+            #expect(read(text).isClarify, "\(text): \(read(text))")
+        }
+        #expect(read("bedtime now till 6:30", at: Fixtures.date("2026-05-15 06:34")).isClarify)
+        #expect(read("study mode from 4 to 5 today", at: Fixtures.date("2026-05-15 17:36")).isClarify)
+        // an end's pm is the start's, and evening words make bare hours evening ones
+        #expect(read("social only 8 to 9pm").command?.schedule == .init(start: "20:00", end: "21:00", type: .socialOnly, repeat: ParentCommand.Schedule.Repeat.none))
+        #expect(read("homework time 9 to 11pm on weekdays").command?.schedule?.start == "21:00")
+        #expect(read("study time 8 to 9 every evening").command?.schedule == .init(start: "20:00", end: "21:00", type: .educational, repeat: .daily))
+        #expect(read("homework time 10 to 11 at night").command?.schedule?.start == "22:00")
+        #expect(read("homework time 11 to 1pm", at: Fixtures.date("2026-05-15 09:00")).command?.schedule?.start == "11:00")
+        // warnings to everyone keep only the words
+        if case .command(let warning, _) = read("tell them 5 more minutes") { #expect(warning.message == "5 more minutes") } else { Issue.record("not a warning") }
+        if case .command(let warning, _) = read("warn both kids 5 minutes left") { #expect(warning.message == "5 minutes left") } else { Issue.record("not a warning") }
+        #expect(read("bedtime at 9 every night").command?.schedule?.repeat == .daily)
+        #expect(read("Bedtime mode").command?.schedule != nil, "bedtime mode now, as the brief has it")
+    }
+
     @Test("revoking or getting rid of an app takes it away; disabling a limit lifts it; turning a block back on restricts; an interjection is no child")
     func takingAwayAndLimits() throws {
         let blockYouTube = try ParentCommand(action: .blockApp, apps: ["youtube"])

@@ -113,7 +113,7 @@ public struct AppCatalog: Sendable {
             "videogames": .games, "gaming apps": .games, "game apps": .games, "games apps": .games, "console": .games,
             "social": .social, "social media": .social, "social apps": .social, "social media apps": .social,
             "social networks": .social, "social networking": .social, "socials": .social, "social app": .social,
-            "messaging": .social, "messaging apps": .social, "chat apps": .social, "texting": .social,
+            "messaging apps": .social, "chat apps": .social,
             "video": .video, "videos": .video, "video apps": .video, "streaming": .video, "streaming apps": .video,
             "tv": .video, "tv apps": .video, "shows": .video, "movies": .video, "cartoons": .video,
             "education": .education, "educational": .education, "educational apps": .education,

@@ -35,6 +35,8 @@ struct ClauseSlots: Sendable {
     var endTimes: [TimeExpression] = []
     var repeats: [RepeatPhrase] = []
     var weekendWord = false
+    /// "every evening", "nightly", "at night": a window's bare hours are evening ones.
+    var eveningWord = false
     var dayWords: [TimeExpression.Day] = []
     var kinds: [ParentCommand.Schedule.Kind] = []
     var only = false
@@ -151,6 +153,15 @@ struct ClauseParser {
 
     /// A time at `at` (the lexes from `from` on consumed): a window's start when an end follows,
     /// otherwise a start time.
+    /// Whether "to" and a time follow `j`: after "until" or "at", "20 to 8" names the minutes before an hour.
+    private func minutesToTheHour(after j: Int) -> Bool {
+        guard key(j) == .to else { return false }
+        switch sense(j + 1) {
+        case .number?, .clock?: return true
+        default: return false
+        }
+    }
+
     private mutating func startOrWindow(at j: Int, from i: Int, bare: Bool) -> Int? {
         guard let (start, next) = timeExpression(at: j, bare: bare) else { return nil }
         if let (end, after) = windowEnd(at: next) {
@@ -169,6 +180,8 @@ struct ClauseParser {
             var j = i + 1
             if key(j) == .after { j += 1 }
             if let (expression, next) = timeExpression(at: j, bare: true) {
+                // "until 20 to 8" is 7:40, not 20:00 then 8: left unexplained, a question
+                if minutesToTheHour(after: next) { return next }
                 slots.untilTimes.append(expression)
                 mark(i..<next)
                 return next
@@ -200,9 +213,12 @@ struct ClauseParser {
         case .at, .of, .by:
             // "off by 8": a time to be off by is when the block starts.
             let bare = k == .at || k == .by || isScheduleWord(i - 1) || (key(i - 1) == .article && isScheduleWord(i - 2))
+            // "at 10 to 9" is 8:50, no window from 10 to 9
+            if k == .at || k == .by, let (_, next) = timeExpression(at: i + 1, bare: bare), minutesToTheHour(after: next) { return next }
             if let next = startOrWindow(at: i + 1, from: i, bare: bare) { return next }
             if k == .by || (k == .of && i + 1 < hi) { mark(i..<i + 1) }
             if k == .at, key(i + 1) == .night {
+                slots.eveningWord = true
                 slots.periods.append(.tonight)
                 mark(i..<i + 2)
                 return i + 2
@@ -267,6 +283,7 @@ struct ClauseParser {
             mark(i..<i + 1)
         case .repeatDays(let days):
             slots.repeats.append(.named(days))
+            if (lexes[i].first...lexes[i].last).contains(where: { ["evening", "night", "nightly"].contains(tokens[$0].word) }) { slots.eveningWord = true }
             mark(i..<i + 1)
         case .repeatNights(let days):
             slots.repeats.append(.nights(days))

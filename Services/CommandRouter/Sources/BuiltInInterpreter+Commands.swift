@@ -192,6 +192,8 @@ struct CommandBuilder {
 
     /// Minutes a bedtime may last at most (a night and the evening before it).
     static let longestBedtime = 15 * 60
+    /// Minutes homework or social-only time may last at most.
+    static let longestDaytimeSchedule = 8 * 60
 
     private static let examples = "For example: “Block games for 2 hours”, “Give Sam 10 more minutes”, “Bedtime at 9 on school nights”."
 
@@ -416,15 +418,26 @@ struct CommandBuilder {
             || !slots.periods.filter({ $0 == .restOfDay }).isEmpty && slots.dayWords.isEmpty {
             return .failure(Question(text: "I can set one \(name) window at a time. What start and end times should it have, and on which days?"))
         }
-        if starts.contains(where: { $0.day != nil && $0.day != .today && $0.day != .tonight }) {
+        if (starts + ends).contains(where: { $0.day != nil && $0.day != .today && $0.day != .tonight }) || slots.dayWords.contains(.tomorrow) {
             return .failure(Question(text: "I can set a one-off \(name) for today, or one that repeats every day, on school nights or on weekends. Which should it be?"))
         }
-        let evening = slots.dayWords.contains(.tonight)
+        let evening = slots.dayWords.contains(.tonight) || slots.eveningWord
+            || (starts + ends).contains { $0.part == .evening || $0.part == .night }
+        let repeating = !slots.repeats.isEmpty || slots.weekendWord
         let start: LocalTime
         if let expression = starts.first {
-            guard let clock = expression.clock else { return .failure(Question(text: "What time should \(name) start?")) }
+            guard var clock = expression.clock else { return .failure(Question(text: "What time should \(name) start?")) }
+            // "8 to 9pm": the end's pm is the start's too when both then fall in the evening
+            if clock.meridiem == nil, !clock.exact, let endClock = ends.first?.clock, endClock.meridiem == .pm, clock.hour < 12,
+               clock.hour + 12 < endClock.hour % 12 + 12 || (clock.hour + 12 == endClock.hour % 12 + 12 && clock.minute < endClock.minute) {
+                clock.meridiem = .pm
+                clock.hour += 12
+            }
             start = TimeResolver.scheduleStart(clock, kind: kind, evening: evening || expression.day == .tonight
                                                || expression.part == .evening || expression.part == .night)
+        } else if repeating {
+            // "bedtime mode every night": a start now would repeat at this minute every day
+            return .failure(Question(text: "What time should \(name) start?"))
         } else if slots.mode || slots.now || !ends.isEmpty || !lengths.isEmpty {
             start = TimeResolver.localTime(of: now, timeZone)
         } else {
@@ -445,9 +458,17 @@ struct CommandBuilder {
         } else {
             return .failure(Question(text: "Until what time should \(name) last?"))
         }
-        // "bedtime at 9 am": a night of most of a day is no bedtime ("bedtime mode" now is asked for as it stands).
-        if kind == .bedtime, !starts.isEmpty, (end.minutesSinceMidnight - start.minutesSinceMidnight + 1440) % 1440 > Self.longestBedtime {
-            return .failure(Question(text: "Bedtime from \(start) to \(end) would last most of the day. What time should bedtime start?"))
+        // "bedtime at 9 am", "bedtime now till 6:30" at 06:34: a night of most of a day is no bedtime ("bedtime
+        // mode" now, to the usual morning, is asked for as it stands); homework or social-only time of a night neither.
+        let minutes = (end.minutesSinceMidnight - start.minutesSinceMidnight + 1440) % 1440
+        let written = !starts.isEmpty || !ends.isEmpty || !lengths.isEmpty
+        if written, minutes > (kind == .bedtime ? Self.longestBedtime : Self.longestDaytimeSchedule) {
+            return .failure(Question(text: "\(name.prefix(1).uppercased() + name.dropFirst()) from \(start) to \(end) would last \(minutes / 60) hours. What time should it start and end?"))
+        }
+        // A one-off daytime window written for today that is already over would only run tomorrow (a
+        // bedtime "after midnight" is tonight's).
+        if kind != .bedtime, !repeating, !starts.isEmpty, end > start, end.minutesSinceMidnight <= TimeResolver.localTime(of: now, timeZone).minutesSinceMidnight {
+            return .failure(Question(text: "\(start)–\(end) has already passed today. Should \(name) be tomorrow, or repeat?"))
         }
         var phrases = slots.repeats
         if slots.weekendWord { phrases.append(.named(.weekends)) }

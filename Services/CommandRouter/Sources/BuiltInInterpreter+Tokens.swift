@@ -61,7 +61,12 @@ extension BuiltInInterpreter {
                 }
             } else if s == "." {
                 let n = next(after: index)
+                let afterSpace = index == scalars.startIndex || scalars[scalars.index(before: index)].properties.isWhitespace
                 if kind == 2, let n, isDigit(n) {
+                } else if kind == 0, afterSpace, let n, isDigit(n) {
+                    // ".5 hours" is half an hour, not five
+                    start = index
+                    kind = 2
                 } else if kind == 1, let n, isLetter(n), let st = start, scalars.distance(from: st, to: index) == 1 {
                     // a.m, p.m
                 } else {

@@ -101,6 +101,20 @@ struct WarningGrammar {
             return nil
         }
         if negated { return refuse() }
+        // "tell Mia and Sam …": one child at a time, or all of them
+        if case .name? = child, key(j) == .and {
+            return .clarify("I can warn one child by name, or all of them. Who should get it?")
+        }
+        // "warn him then block YouTube": a block after the warning is no part of its words
+        let blocking: Set<Key> = [.block, .shutdown, .lock, .pause, .shut, .turn, .cut, .take, .stop, .remove]
+        if (j..<hi).contains(where: { i in
+            guard key(i) == .then || key(i) == .and else { return false }
+            var k = i + 1
+            while key(k) == .then || key(k) == .filler { k += 1 }
+            return key(k).map(blocking.contains) == true
+        }) {
+            return .clarify("I can send the warning, or block, one at a time. Which should I do first?")
+        }
         while let m = mark(j), m == ":" || m == "-" || m == "," { j += 1 }
         if !imperative, let w = word(j), ["that", "saying", "says", "reading", "which"].contains(w) {
             j += w == "which" && word(j + 1) == "says" ? 2 : 1
@@ -136,11 +150,14 @@ struct WarningGrammar {
         case .key(.her):
             j += 1
             return .pronoun("her")
-        case .key(.kids):
+        case .key(.kids), .key(.article) where key(j + 1) == .kids || word(j) == "them":
+            // "both kids", "the kids", "them", "both of them"
             j += 1
+            while key(j) == .kids || word(j) == "of" || word(j) == "them" { j += 1 }
             return .plural
-        case .key(.article) where key(j + 1) == .kids:
+        case .unknown("each") where word(j + 1) == "of":
             j += 2
+            if word(j) == "them" || key(j) == .kids { j += 1 }
             return .plural
         default:
             return nil

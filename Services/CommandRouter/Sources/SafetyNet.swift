@@ -34,6 +34,8 @@ enum SafetyNet {
         var capsAmount = false
         /// A change of mind in the message: "block YouTube, no wait, TikTok", "… actually TikTok".
         var correction = false
+        /// "From now on", "for good", "permanently": a schedule that should repeat, not happen once.
+        var lasting = false
     }
 
     /// `interpretation` if it agrees with `reading`, the words' ``read(_:tokens:)``; otherwise a question.
@@ -55,6 +57,9 @@ enum SafetyNet {
         }
         if reading.lengthensBlock && command.action == .extend {
             return .clarify(question: "I can't make a block last longer. Should I block \(target) for a time from now, or give more time?")
+        }
+        if reading.lasting, let schedule = command.schedule, (schedule.repeat ?? ParentCommand.Schedule.Repeat.none) == ParentCommand.Schedule.Repeat.none, command.action == .schedule {
+            return .clarify(question: "Should it repeat every day, on school nights or on weekends?")
         }
         if reading.correction {
             return .clarify(question: "You changed your mind in that message. Could you send just what I should do?")
@@ -201,6 +206,12 @@ enum SafetyNet {
         reading.capsAmount = lexes.indices.contains { i in
             key(i) == .no && key(i + 1) == .more && (i + 2 >= lexes.count || isBoundary(i + 2)) && lexes.indices.contains(where: isUnit)
         }
+        let written = tokens.map(\.word)
+        reading.lasting = written.contains("permanently") || written.contains("forever")
+            || written.indices.contains { i in
+                (i + 2 < written.count && written[i] == "from" && written[i + 1] == "now" && written[i + 2] == "on")
+                    || (i + 1 < written.count && written[i] == "for" && written[i + 1] == "good")
+            }
         // "block YouTube, no wait, TikTok": a retraction after something to act on, set off by a pause
         // or a "no" ("her games can wait until …" is no retraction)
         reading.correction = lexes.indices.contains { i in
