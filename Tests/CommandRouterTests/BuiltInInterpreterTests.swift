@@ -511,6 +511,13 @@ struct ReversalTests {
         if case .command(let warning, _) = read("warn both kids 5 minutes left") { #expect(warning.message == "5 minutes left") } else { Issue.record("not a warning") }
         #expect(read("bedtime at 9 every night").command?.schedule?.repeat == .daily)
         #expect(read("Bedtime mode").command?.schedule != nil, "bedtime mode now, as the brief has it")
+        // a warning's words, spoken to the child
+        for (text, message) in [("warn her she'll lose her phone if she's rude again", "You'll lose your phone if you're rude again"),
+                                ("tell him not to play fortnite", "Don't play fortnite"), ("warn her to stop messaging her friends", "Stop messaging your friends"),
+                                ("tell him he's got 5 minutes", "You've got 5 minutes"), ("tell him he only has 5 minutes", "You only have 5 minutes")] {
+            #expect(read(text).command?.message == message, "\(text): \(read(text))")
+        }
+        #expect(read("tell him off").isClarify)
     }
 
     @Test("revoking or getting rid of an app takes it away; disabling a limit lifts it; turning a block back on restricts; an interjection is no child")

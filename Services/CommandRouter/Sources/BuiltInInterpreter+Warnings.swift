@@ -44,10 +44,23 @@ struct WarningGrammar {
         }
         var child: Child?
         var imperative = false
+        var forbidding = false
+        /// "to …" (what to do) or "not to …" (what not to: "Don't …").
+        func readImperative() {
+            if key(j) == .to {
+                j += 1
+                imperative = true
+            } else if key(j) == .not, key(j + 1) == .to {
+                j += 2
+                imperative = true
+                forbidding = true
+            }
+        }
         switch key(j) {
         case .warn?, .notify?:
             j += 1
             child = self.child(&j)
+            readImperative()
         case .send?:
             j += 1
             child = self.child(&j)
@@ -73,10 +86,7 @@ struct WarningGrammar {
         case .tell?:
             j += 1
             child = self.child(&j)
-            if key(j) == .to {
-                j += 1
-                imperative = true
-            }
+            readImperative()
         case .letVerb?:
             j += 1
             child = self.child(&j)
@@ -125,8 +135,10 @@ struct WarningGrammar {
         let end = tokens[lexes[hi - 1].last].range.upperBound
         var message = String(text[start..<end]).trimmingCharacters(in: .whitespacesAndNewlines)
         while let last = message.last, last == "." || last == "!" || last == "," { message.removeLast() }
+        if forbidding { message = "don't " + message }
         message = Self.addressed(message)
-        guard !message.isEmpty else { return .clarify("What should the warning say?") }
+        // "tell him off": no words to pass on
+        guard !message.isEmpty, message.lowercased() != "off" else { return .clarify("What should the warning say?") }
         guard message.count <= ParentCommand.maxMessageLength else {
             return .clarify("That message is too long: a warning can hold \(ParentCommand.maxMessageLength) characters. Can you shorten it?")
         }
@@ -190,12 +202,20 @@ struct WarningGrammar {
             case "his": replacement = "your"
             case "him": replacement = "you"
             case "himself", "herself": replacement = "yourself"
-            case "he's", "she's": replacement = "you're"
+            case "he's", "she's":
+                // "he's got" is "you've got"
+                let next = i + 1 < words.count ? split(words[i + 1]).1.lowercased() : ""
+                replacement = next == "got" ? "you've" : "you're"
+            case "he'll", "she'll": replacement = "you'll"
+            case "he'd", "she'd": replacement = "you'd"
             case "he", "she":
                 replacement = "you"
-                if i + 1 < words.count, trail.isEmpty {
-                    let (nl, nextCore, nt) = split(words[i + 1])
-                    words[i + 1] = nl + agree(nextCore) + nt
+                // the verb agrees, also after an adverb: "he only has" → "you only have"
+                var v = i + 1
+                if v < words.count, trail.isEmpty, ["only", "just", "still", "really", "always", "never", "also", "already"].contains(split(words[v]).1.lowercased()) { v += 1 }
+                if v < words.count, trail.isEmpty {
+                    let (nl, nextCore, nt) = split(words[v])
+                    words[v] = nl + agree(nextCore) + nt
                 }
             case "her":
                 let next = i + 1 < words.count && trail.isEmpty ? split(words[i + 1]).1.lowercased() : ""
