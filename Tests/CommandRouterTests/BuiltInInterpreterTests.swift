@@ -518,6 +518,8 @@ struct ReversalTests {
             #expect(read(text).command?.message == message, "\(text): \(read(text))")
         }
         #expect(read("tell him off").isClarify)
+        // "until I say so" is until lifted: an open block, no task called "say"
+        #expect(read("block games until I say so") == .command(try ParentCommand(action: .shutdown, categories: [.games]), child: nil))
     }
 
     @Test("revoking or getting rid of an app takes it away; disabling a limit lifts it; turning a block back on restricts; an interjection is no child")

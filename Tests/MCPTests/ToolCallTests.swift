@@ -48,6 +48,23 @@ struct ToolCallTests {
         }
     }
 
+    @Test("an activity request the router refuses is an error with its reason, not an activity report")
+    func activityRefused() async throws {
+        try await MCPHousehold.run { household, tools in
+            // The router refuses (its view of the family differs): a stand-in answers as it does then.
+            household.task.cancel()
+            _ = try? await household.task.value
+            let router = try await household.broker.connectedClient("admin")
+            try await router.subscribe("guardian/parents/+/activity") { message in
+                guard let topic = message.properties.responseTopic else { return }
+                Task { try? await router.publish(topic, payload: GuardianJSON.encode(["error": "you are not a parent in any family"])) }
+            }
+            let refused = await tools.answer("check_child_activity", ["child": "Sam"])
+            #expect(refused.isError && refused.text.hasPrefix("Not done: you are not a parent in any family"), "\(refused)")
+            await router.shutdown()
+        }
+    }
+
     @Test("send_restriction_command with both text and command is refused, nothing sent")
     func textOrCommand() async throws {
         try await MCPHousehold.run { household, tools in

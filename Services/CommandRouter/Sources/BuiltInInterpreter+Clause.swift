@@ -186,6 +186,13 @@ struct ClauseParser {
                 mark(i..<next)
                 return next
             }
+            // "until I say so", "until I say otherwise": until lifted, no task to wait for
+            if key(j) == .speaker, j + 1 < hi, ["say", "says", "tell"].contains(tokens[lexes[j + 1].first].word) {
+                var next = j + 2
+                while next < hi, key(next) == .speaker || ["so", "otherwise"].contains(tokens[lexes[next].first].word) || key(next) == .filler { next += 1 }
+                mark(i..<next)
+                return next
+            }
             if case .scheduleKind(.bedtime)? = key(j) {
                 slots.conditions.append("bedtime")
                 mark(i..<j + 1)

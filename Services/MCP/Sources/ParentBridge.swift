@@ -167,6 +167,8 @@ public final class ParentBridge: Sendable {
             guard let answer = await responses.first({ try? JSONDecoder().decodePayload(JSONObject.self, from: $0.payload) }) else {
                 throw .noAnswer("the command-router did not answer the activity request")
             }
+            // The router's refusal ({"error": "…"}) is no activity report.
+            if case .object(let fields) = answer, case .string(let reason)? = fields["error"] { throw .refused(reason: reason, asked: "\(child.name)'s activity") }
             return answer
         }
     }
