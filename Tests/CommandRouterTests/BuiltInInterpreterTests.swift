@@ -480,6 +480,10 @@ struct ReversalTests {
         #expect(read("extend the time limit by 30 minutes").command?.action == .extend)
         #expect(read("he can go on youtube") == .command(try ParentCommand(action: .allow, apps: ["youtube"]), child: "him"))
         #expect(read("Wait, block YouTube") == .command(try ParentCommand(action: .blockApp, apps: ["youtube"]), child: nil))
+        // "by 9" is a time, not an amount taken away
+        #expect(read("cut the internet by 9 tonight").command?.schedule?.start == "21:00")
+        #expect(read("take his phone away by 9").command?.schedule?.start == "21:00")
+        #expect(read("cut games by an hour").isClarify)
         #expect(read("block fortnight").command?.apps == ["fortnite"])
         #expect(read("her games can wait until the project is finished").question?.contains("changed your mind") != true)
         // "until the morning" is the next morning, the rest of the night lasts until it

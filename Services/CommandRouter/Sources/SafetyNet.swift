@@ -189,7 +189,9 @@ enum SafetyNet {
             if k == .cut || k == .turn, key(i + 1) == .down || (k == .cut && key(i + 1) == .back) { return true }
             if k == .turn { return false }
             return ((i + 1)..<clauseEnd(i)).contains { j in
-                (isUnit(j) && [.of, .from, .off].contains(key(j + 1))) || (key(j) == .by && j + 1 < lexes.count && (isUnit(j + 1) || { if case .number = lexes[j + 1].sense { return true }; return false }()))
+                // "by 30 mins", "by an hour" (an amount; "by 9" is a time)
+                (isUnit(j) && [.of, .from, .off].contains(key(j + 1))) || (key(j) == .by && j + 2 < lexes.count && isUnit(j + 2)
+                    && { if case .number = lexes[j + 1].sense { return true }; return key(j + 1) == .a }())
                     || (k == .cut && key(j) == .everything && words(j) == "screen time")
             }
         }
