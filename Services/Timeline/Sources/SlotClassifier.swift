@@ -101,6 +101,7 @@ public final class SlotClassifier: Sendable {
         let spans = state.spans
         let places = DevicePlaces.learn(from: spans, timeZone: timeZone)
         let contexts = SlotContext.of(spans, places: places, timeZone: timeZone)
+        var fromContext: Set<Int> = []
         for (index, span) in spans.enumerated() where !span.slot.edited && span.start >= (from ?? .min) {
             let labelled: (TimelineCategory, Double)
             let context = span.slot.isGap ? nil : contexts[index].guess
@@ -112,12 +113,16 @@ public final class SlotClassifier: Sendable {
                 labelled = (corrected.category, corrected.share)
             } else if let context {
                 labelled = context
+                fromContext.insert(index)
             } else if let machine {
                 labelled = (machine.category, machine.confidence)
             } else {
                 labelled = (.unknown, 0)
             }
             (state.slots[index].category, state.slots[index].confidence) = labelled
+        }
+        for (walk, stay) in Self.movingAbout(spans, contexts) where fromContext.contains(walk) {
+            (state.slots[walk].category, state.slots[walk].confidence) = (state.slots[stay].category, state.slots[stay].confidence)
         }
         return state
     }
