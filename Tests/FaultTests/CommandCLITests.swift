@@ -40,6 +40,7 @@ struct CommandCLITests {
         for (arguments, says) in [
             (["tail", "evnets"], "is neither"), (["tail", "errors", "--device", "tablet-sam"], "--device goes with"),
             (["timeline", "show", "tablet-sam", "--date", "2026-13-45"], "is not a date"), (["predict", "0", "22", "1", "0.9", "0.8", "10", "--threshold", "5"], "--threshold must be from 0 to 1"),
+            (["health", "--service", "bogus"], "no service 'bogus' reports its health: one of command-router, geofence"),
         ] {
             let output = try await CommandOutput.run(guardian, arguments, environment: nowhere)
             #expect(output.status == 64 && output.text.contains(says), "\(arguments): \(output.status) \(output.text)")

@@ -14,6 +14,13 @@ struct HealthCommand: AsyncParsableCommand {
     @Option(help: "The instance id (default: GUARDIAN_INSTANCE_ID or the one the service keeps in its data directory).")
     var instance: String?
 
+    func validate() throws {
+        let services = PrivacyExchange.dataServices.keys.sorted()
+        guard services.contains(service) else {
+            throw ValidationError("no service '\(service)' reports its health: one of \(services.joined(separator: ", "))")
+        }
+    }
+
     func run() async throws {
         // In a `make run` checkout its services' instance id (`local`) comes with its broker.
         let environment = BusConnection.environment()

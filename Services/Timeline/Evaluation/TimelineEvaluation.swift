@@ -199,6 +199,7 @@ public struct TimelineEvaluation: Sendable {
             }
         }
         lines.append("")
+        lines.append("a day a person would draw (issue #28; by kind of person and by history, newer than #21's):")
         for (goal, met) in stageGoals { lines.append("\(met ? "met    " : "NOT MET") \(goal)") }
         return lines.joined(separator: "\n")
     }
@@ -259,6 +260,7 @@ public struct TimelineEvaluation: Sendable {
             lines.append(truth.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + row.joined())
         }
         lines.append("")
+        lines.append("the first timeline's goals (issue #21; whole period, all people together):")
         for (goal, met) in goals { lines.append("\(met ? "met    " : "NOT MET") \(goal)") }
         if stages.count > 1 { lines += ["", stageReport] }
         return lines.joined(separator: "\n")
