@@ -287,7 +287,7 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-21 10:00:00", in: days).category != .sleep)
     }
 
-    @Test("hours are learned per kind of day once three nights are seen, from all nights before; irregular times of getting up are no habit, irregular bedtimes a late one, steady ones the middle one")
+    @Test("hours are learned per kind of day once three nights are seen, from all nights before (a day off's time of getting up no earlier than the usual one until its own are); irregular times of getting up are no habit, irregular bedtimes a late one, steady ones the middle one")
     func habits() {
         func night(_ start: Double?, _ end: Double?, dayOff: Bool = false) -> SleepHabits.Night { SleepHabits.Night(start: start, end: end, dayOff: dayOff) }
         let twoNights = SleepHabits([night(1410, 420), night(1400, 430)], dayOff: false)
@@ -296,8 +296,12 @@ extension PersonDrawnSlotsTests {
         let workdays = SleepHabits(seen, dayOff: false)
         // A late one of the bedtimes seen, an early one of the times of getting up.
         #expect(workdays.bedtime == 1420 && workdays.wakeUp == 410 && workdays.bedtimeMargin == SleepHabits.learnedMargin)
-        // One night before a day off: that kind takes every night's hours.
-        #expect(SleepHabits(seen, dayOff: true) == SleepHabits(bedtime: 1440, wakeUp: 410))
+        // One night before a day off: that kind takes every night's bedtime, but not a working day's
+        // early time of getting up (a lie-in is no waking late): the usual one, with its margin; a
+        // later one than the usual stays (a late riser, `upBeforeGoingOut`).
+        #expect(SleepHabits(seen, dayOff: true) == SleepHabits(bedtime: 1440, wakeUp: SleepHabits.usual.wakeUp, wakeUpMargin: SleepHabits.usual.wakeUpMargin))
+        let weekends = seen + [night(1450, 560, dayOff: true), night(1460, 570, dayOff: true)]
+        #expect(SleepHabits(weekends, dayOff: true).wakeUp == 540)
         // Rotating shifts: up at 05:00, 08:30 or 14:00 by the week.
         let rotating = [night(1290, 300), night(1280, 310), night(1410, 510), night(1400, 520), night(190, 840), night(200, 850)]
         #expect(SleepHabits(rotating, dayOff: false).wakeUp == SleepHabits.usual.wakeUp)

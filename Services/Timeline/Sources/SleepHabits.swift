@@ -46,7 +46,10 @@ struct SleepHabits: Sendable, Hashable {
     }
 
     /// The habits of nights before a day off (`dayOff`) or a working day, from the nights seen
-    /// (all of them while too few of the kind are), `share` of the bedtimes before the usual one.
+    /// (all of them while too few of the kind are, except a day off's time of getting up: working
+    /// days' early mornings say nothing of a lie-in, so it is no earlier than the usual one until
+    /// three are seen),
+    /// `share` of the bedtimes before the usual one.
     init(_ nights: [Night], dayOff: Bool, share: Double = Self.share) {
         func pick(_ values: (Night) -> Double?) -> [Double] {
             let same = nights.filter { $0.dayOff == dayOff }.compactMap(values)
@@ -61,7 +64,9 @@ struct SleepHabits: Sendable, Hashable {
         } else {
             (bedtime, bedtimeMargin) = (Self.usual.bedtime, Self.usual.bedtimeMargin)
         }
-        if wakeUps.count >= Self.fewestNights, Self.regular(wakeUps) {
+        // A lie-in on a day off is no earlier than the usual hour, whatever working days teach.
+        let lieIn = dayOff && nights.filter(\.dayOff).compactMap(\.end).count < Self.fewestNights
+        if wakeUps.count >= Self.fewestNights, Self.regular(wakeUps), !lieIn || Self.quantile(wakeUps, 1 - share) >= Self.usual.wakeUp {
             wakeUp = Self.quantile(wakeUps, 1 - share)
         } else {
             (wakeUp, wakeUpMargin) = (Self.usual.wakeUp, Self.usual.wakeUpMargin)
