@@ -35,6 +35,20 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 15:00:00", in: home).category != .sleep)
     }
 
+    @Test("a night on a ward, walking rounds of a quarter hour every forty minutes, is a night shift: the still afternoon before it is a nap")
+    func napBeforeANightOfRounds() throws {
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [
+            (.stationary, home, 450), (.walking, home, 2), (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 40),
+            (.walking, home, 2), (.stationary, home, 270), (.walking, home, 2), (.stationary, home, 150),
+            (.walking, home, 3), (.automotive, home, 25), (.walking, office, 3),
+        ]
+        for _ in 0..<15 { pieces += [(.stationary, office, 25), (.walking, office, 15)] }
+        pieces += [(.automotive, office, 25), (.walking, home, 2), (.stationary, home, 420)]
+        let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 15:00:00", in: days).category == .sleep)
+        #expect(try slot(at: "2026-11-18 19:00:00", in: days).category != .sleep)
+    }
+
     @Test("a day's sleep after a night shift broken by a walk (the bathroom at 10:40) is one rest: 2¾ hours and 2½ hours")
     func daysSleepBrokenByAWalk() throws {
         var pieces: [(MotionActivity, GeoPoint, Double)] = [

@@ -8,16 +8,26 @@ extension SlotContext {
     static let afternoon = 12.0 * 60..<18.0 * 60
     /// From the nap's end to leaving home for the night, at most this many minutes.
     static let napToNight = 360.0
+    /// Movement between two stays at the place of a night away up to this long (ms) is about it (a ward round).
+    static let roundOfTheWard: Int64 = 30 * 60_000
 
     /// Marks as rests the stillnesses at home before a night awake away from home.
     static func markNapsBeforeNights(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
         func awayAllNight(_ first: Int) -> Bool {
             guard contexts[first].isStay, contexts[first].kind != .home, let place = contexts[first].place else { return false }
             var last = first
-            // The stays there, and the walks about it between them.
+            // The stays there, and the movement about it between them (a ward round).
             func there(_ index: Int) -> Bool { index < contexts.count && contexts[index].isStay && contexts[index].place == place && !spans[index].slot.isGap }
-            func about(_ index: Int) -> Bool { index < contexts.count && !contexts[index].isStay && !spans[index].slot.isGap && spans[index].duration < tripOut }
-            while there(last + 1) || (about(last + 1) && there(last + 2)) { last += there(last + 1) ? 1 : 2 }
+            func moving(_ index: Int) -> Bool { index < contexts.count && !contexts[index].isStay && !spans[index].slot.isGap }
+            while true {
+                var next = last + 1, about: Int64 = 0
+                while moving(next), about < roundOfTheWard {
+                    about += spans[next].duration
+                    next += 1
+                }
+                guard about < roundOfTheWard, there(next) else { break }
+                last = next
+            }
             guard !contexts[first...last].contains(where: \.isSleep) else { return false }
             let start = contexts[first].startMinute, end = start + Double(spans[last].end - spans[first].start) / 60_000
             let smallHours: [Double] = [60, 60 + 1440]
