@@ -526,6 +526,35 @@ struct ReversalTests {
         #expect(read("block games until I say so") == .command(try ParentCommand(action: .shutdown, categories: [.games]), child: nil))
     }
 
+    @Test("round six: tonight asked for in the morning, staying up in the morning, time already spent, a warning to the parent, restricted mode, Robux, let him off: questions; half 8 and 9pm-7am read")
+    func roundSix() throws {
+        let morning = Fixtures.date("2026-05-15 09:10")
+        for text in ["no games tonight", "block youtube this evening", "no social media at night", "no screens at night", "allow youtube tonight",
+                     "unblock games tonight", "give him an extra hour tonight", "20 more minutes this evening", "she can stay up till 10:30",
+                     "stay up till 10 tonight", "let him stay up until 11pm", "extend bedtime by 30 mins"] {
+            #expect(read(text, at: morning).isClarify, "\(text): \(read(text, at: morning))")
+        }
+        // in the evening tonight is now
+        #expect(until("no games tonight", at: Fixtures.date("2026-05-15 19:10")) == Fixtures.date("2026-05-16 07:00"))
+        #expect(until("she can stay up till 10:30", at: Fixtures.date("2026-05-15 21:10")) == Fixtures.date("2026-05-15 22:30"))
+        #expect(read("give him an extra hour tonight", at: Fixtures.date("2026-05-15 19:10")).command?.durationSeconds == 3600)
+        for text in ["he's been on the xbox for 5 hours, turn it off", "she's been on tiktok for 3 hours. block it",
+                     "Block YouTube. She's been on it all day.", "he's been on youtube all day, block it",
+                     "tell me when he goes on fortnite", "alert me if he opens tiktok", "notify me when she uses youtube",
+                     "restricted mode on youtube", "no robux", "let him off the xbox", "let her off her phone"] {
+            #expect(read(text).isClarify, "\(text): \(read(text))")
+        }
+        // the time asked for, in a clause of its own, stands
+        #expect(read("he's been on youtube, block it for an hour").command?.durationSeconds == 3600)
+        #expect(read("tell her to call me").command?.message == "Call me")
+        #expect(read("let him off the grounding") == .command(try ParentCommand(action: .allow), child: "him"))
+        // British half past, and a range after pm
+        #expect(read("bedtime at half 8").command?.schedule?.start == "20:30")
+        #expect(until("no games until half past 7") == Fixtures.date("2026-05-15 19:30"))
+        #expect(read("bedtime 9pm-7am").command?.schedule == .init(start: "21:00", end: "07:00", type: .bedtime, repeat: ParentCommand.Schedule.Repeat.none))
+        #expect(read("block games for 30 minutes", at: morning).command?.durationSeconds == 1800)
+    }
+
     @Test("revoking or getting rid of an app takes it away; disabling a limit lifts it; turning a block back on restricts; an interjection is no child")
     func takingAwayAndLimits() throws {
         let blockYouTube = try ParentCommand(action: .blockApp, apps: ["youtube"])

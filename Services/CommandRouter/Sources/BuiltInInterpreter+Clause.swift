@@ -37,6 +37,8 @@ struct ClauseSlots: Sendable {
     var weekendWord = false
     /// "every evening", "nightly", "at night": a window's bare hours are evening ones.
     var eveningWord = false
+    /// "stay up": more time at night.
+    var staysUp = false
     var dayWords: [TimeExpression.Day] = []
     var kinds: [ParentCommand.Schedule.Kind] = []
     var only = false
@@ -301,6 +303,8 @@ struct ClauseParser {
             mark(i..<i + 1)
         case .mode:
             slots.mode = true
+            // "restricted mode on YouTube" is YouTube's own filter, no block of YouTube: left unexplained
+            if i > lo, tokens[lexes[i - 1].last].word == "restricted" { break }
             mark(i..<i + 1)
         case .only:
             slots.only = true
@@ -350,6 +354,7 @@ struct ClauseParser {
              .enough, .over, .timeUp, .no, .not, .more, .another, .modal, .off, .on, .down, .back, .away, .up, .out,
              .warn, .tell, .remind, .notify, .send, .know:
             slots.cues.append((k, i))
+            if k == .stay, i + 1 < hi, tokens[lexes[i + 1].first].word == "up" { slots.staysUp = true }
             if ClauseSlots.blockWords.contains(k), i > lo, Lex.namesABlock(lexes, i) { slots.blockNounPositions.append(i) }
             mark(i..<i + 1)
         case .warningNoun, .conditionWord, .done, .finish, .clean, .question, .unit, .half, .quarter, .couple, .vague, .longer,

@@ -133,6 +133,9 @@ extension ClauseSlots {
                         : later(n, [.back]) ? .allow(permissive: false, needsTarget: true) : .allow(permissive: true, needsTarget: true)
                 case .stay?:
                     resolved = .extend
+                case .off?:
+                    // "let him off the grounding" lifts it; "let him off the Xbox" may be getting him off it
+                    resolved = restrictions || !blockNounPositions.isEmpty ? .allow(permissive: false, needsTarget: true) : Head.none
                 default:
                     resolved = moreDuration || (hasDuration && !(next == .use || next == .on)) ? .extend : .allow(permissive: true, needsTarget: true)
                 }
@@ -323,6 +326,10 @@ struct CommandBuilder {
                 if morning > now, calendar.component(.hour, from: now) >= TimeResolver.nightOverHour {
                     return .failure(Question(text: "Until 07:00 this morning, or through tonight until 07:00 tomorrow?"))
                 }
+                // "no games tonight" at 09:00: from now, the whole day would go with the night
+                if morning <= now, calendar.component(.hour, from: now) < TimeResolver.tonightAheadHour {
+                    return .failure(Question(text: "Tonight is hours away, and I can only \(verb) starting now. Should I \(verb) from now until 07:00 tomorrow\(verb == "block" ? ", or set a bedtime for tonight" : ", or would you rather ask this evening")?"))
+                }
                 timing.until = morning > now ? morning : TimeResolver.at(TimeResolver.morningHour, 0, on: tomorrow, calendar)
             }
         }
@@ -383,6 +390,11 @@ struct CommandBuilder {
         if !slots.conditions.isEmpty || slots.futureStart || !slots.afterTimes.isEmpty || !slots.windows.isEmpty || !slots.repeats.isEmpty {
             return .failure(Question(text: "How much more time should I give, in minutes?"))
         }
+        // "an extra hour tonight", "she can stay up till 10" at 09:00: more time is given now, and
+        // would be used up by the evening it was meant for
+        if isForTonight, (TimeResolver.nightOverHour..<TimeResolver.tonightAheadHour).contains(TimeResolver.calendar(timeZone).component(.hour, from: now)) {
+            return .failure(Question(text: "More time starts now, and tonight is hours away. Should I give it now, or would you rather ask this evening?"))
+        }
         if lengths.count == 1, slots.untilTimes.isEmpty {
             guard !lengths[0].vague else { return .failure(Question(text: "How many more minutes?")) }
             guard ParentCommand.durationRange.contains(lengths[0].seconds) else {
@@ -397,6 +409,12 @@ struct CommandBuilder {
             }
         }
         return .failure(Question(text: "How much more time should I give?"))
+    }
+
+    /// More time meant for tonight: "tonight", "this evening", "at night", or staying up (later than bedtime).
+    private var isForTonight: Bool {
+        slots.periods.contains(.tonight) || slots.dayWords.contains(.tonight) || slots.kinds.contains(.bedtime)
+            || slots.staysUp || slots.untilTimes.contains { $0.day == .tonight || $0.part == .evening || $0.part == .night }
     }
 
     /// The clause as a schedule; `kind`, when the clause's words name none ("No screens after 8").

@@ -184,6 +184,14 @@ extension ClauseParser {
             if case .unit? = key(j + 1) { return nil }
             time = ClockTime(hour: Int(n) % 24, minute: 0, meridiem: nil, exact: n > 12)
             j += 1
+        case .key(.half)?:
+            // "half 8", "half past 8": 8:30, as British parents write it
+            var k = j + 1
+            if k < hi, tokens[lexes[k].first].word == "past" { k += 1 }
+            guard case .number(let n)? = sense(k), n == n.rounded(), (1...12).contains(Int(n)) else { return nil }
+            if case .unit? = key(k + 1) { return nil }
+            time = ClockTime(hour: Int(n), minute: 30, meridiem: nil, exact: false)
+            j = k + 1
         case .key(.noon)?:
             return (ClockTime(hour: 12, minute: 0, meridiem: .pm, exact: true), j + 1)
         case .key(.midnight)?:
@@ -276,6 +284,9 @@ enum TimeResolver {
     static let morningHour = 7
     /// From this hour until `morningHour`, "tonight" is a question: this night is nearly over.
     static let nightOverHour = 4
+    /// Before this hour "tonight" ("this evening", "at night") is a question: it is hours away, and
+    /// a block, an allowance or more time from now would take in the day before it.
+    static let tonightAheadHour = 12
     /// A time-of-day that passed less than this long ago is a question, not tomorrow's.
     static let recentlyPassed: TimeInterval = 6 * 3600
     /// A bare hour ("till 9") one of whose readings passed less than this long ago, the other

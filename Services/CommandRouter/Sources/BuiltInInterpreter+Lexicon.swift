@@ -324,11 +324,14 @@ final class Lexicon: Sendable {
         words[word] != nil || phrases[word] != nil || Double(word) != nil || word.contains(":")
     }
 
+    /// Words one edit from a lexicon word that name something else: Robux, Roblox's currency, are no Roblox.
+    static let neverCorrected: Set<String> = ["robux", "vbucks"]
+
     /// The lexicon word within one edit (two for words of 8 or more letters) of `word`, if exactly
     /// one is nearest. Adjacent transpositions count as one edit.
     func correction(for word: String) -> String? {
         let w = Array(word.utf8)
-        guard w.count >= 4, w.allSatisfy({ $0 >= 97 && $0 <= 122 }) else { return nil }
+        guard w.count >= 4, !Self.neverCorrected.contains(word), w.allSatisfy({ $0 >= 97 && $0 <= 122 }) else { return nil }
         let limit = w.count >= 8 ? 2 : 1
         var best: [UInt8]?
         var bestDistance = limit + 1

@@ -111,6 +111,10 @@ struct WarningGrammar {
             return nil
         }
         if negated { return refuse() }
+        // "tell me when he goes on Fortnite", "alert me if …": words for the parent, never sent to the child
+        if child == nil, let w = word(j), w == "me" || w == "us" {
+            return .clarify("A warning goes to the child; I can't send you messages or reminders. What should I do?")
+        }
         // "tell Mia and Sam …": one child at a time, or all of them
         if case .name? = child, key(j) == .and {
             return .clarify("I can warn one child by name, or all of them. Who should get it?")

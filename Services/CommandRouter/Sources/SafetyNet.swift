@@ -36,6 +36,9 @@ enum SafetyNet {
         var correction = false
         /// "From now on", "for good", "permanently": a schedule that should repeat, not happen once.
         var lasting = false
+        /// How long the child has already had: "he's been on the Xbox for 5 hours, turn it off", "she's
+        /// been on it all day". Not how long a block should last.
+        var timeAlreadySpent = false
     }
 
     /// `interpretation` if it agrees with `reading`, the words' ``read(_:tokens:)``; otherwise a question.
@@ -60,6 +63,9 @@ enum SafetyNet {
         }
         if reading.lasting, let schedule = command.schedule, (schedule.repeat ?? ParentCommand.Schedule.Repeat.none) == ParentCommand.Schedule.Repeat.none, command.action == .schedule {
             return .clarify(question: "Should it repeat every day, on school nights or on weekends?")
+        }
+        if reading.timeAlreadySpent, command.durationSeconds != nil || command.until != nil {
+            return .clarify(question: "Is that how long they have already been on it? I can only start from now: for how long should I \(command.action == .allow ? "allow" : command.action == .extend ? "give more time on" : "block") \(target)?")
         }
         if reading.correction {
             return .clarify(question: "You changed your mind in that message. Could you send just what I should do?")
@@ -214,6 +220,12 @@ enum SafetyNet {
                 (i + 2 < written.count && written[i] == "from" && written[i + 1] == "now" && written[i + 2] == "on")
                     || (i + 1 < written.count && written[i] == "for" && written[i + 1] == "good")
             }
+        // "he's been on the Xbox for 5 hours", "she's been on it all day": time already spent, in the
+        // clause of "been"/"spent"
+        reading.timeAlreadySpent = lexes.indices.contains { i in
+            guard ["been", "spent"].contains(tokens[lexes[i].first].word) else { return false }
+            return ((i + 1)..<clauseEnd(i)).contains { j in isUnit(j) || key(j) == .restOfDay || key(j) == .today }
+        }
         // "block YouTube, no wait, TikTok": a retraction after something to act on, set off by a pause
         // or a "no" ("her games can wait until …" is no retraction)
         reading.correction = lexes.indices.contains { i in
@@ -251,7 +263,7 @@ enum SafetyNet {
             if case .punctuation("-") = lexes[i].sense, i + 1 < lexes.count, case .number = lexes[i + 1].sense {
                 let range: Bool
                 switch i > 0 ? lexes[i - 1].sense : nil {
-                case .number?, .clock?: range = true
+                case .number?, .clock?, .key(.am)?, .key(.pm)?: range = true  // "9pm-7am" is a range too
                 default: range = false
                 }
                 if !range { reading.negativeAmount = true }
