@@ -64,6 +64,12 @@ struct DurationAndTimeTests {
             #expect(reading.question?.contains("9 am tomorrow") == true, "\(text): \(reading)")
         }
         #expect(until("No games till 9", at: Fixtures.date("2026-05-15 22:05")) == Fixtures.date("2026-05-16 09:00"))
+        // one reading minutes ahead, the other this evening: which?
+        for (text, at) in [("no yt til half 8", "2026-05-15 08:25"), ("No games till 9", "2026-05-15 08:40")] {
+            #expect(read(text, at: Fixtures.date(at)).isClarify, "\(text) at \(at): \(read(text, at: Fixtures.date(at)))")
+        }
+        #expect(until("No games till 9", at: Fixtures.date("2026-05-15 08:20")) == Fixtures.date("2026-05-15 09:00"))
+        #expect(until("No games till 9:00 pm", at: Fixtures.date("2026-05-15 20:40")) == Fixtures.date("2026-05-15 21:00"))
     }
 
     @Test("days end in the morning; today and the rest of the day at midnight; tonight at the next 7 am")

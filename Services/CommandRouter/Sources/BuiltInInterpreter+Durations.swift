@@ -292,6 +292,9 @@ enum TimeResolver {
     /// A bare hour ("till 9") one of whose readings passed less than this long ago, the other
     /// being tomorrow, is a question.
     static let justPassed: TimeInterval = 3600
+    /// A bare hour one of whose readings is less than this far ahead, the other later today, is a
+    /// question: a block of minutes is seldom what "till 9" means at 08:40.
+    static let justAhead: TimeInterval = 30 * 60
 
     enum Outcome {
         case instant(Date)
@@ -389,6 +392,14 @@ enum TimeResolver {
         if hours.count == 2, let passed = passedToday, !calendar.isDate(best, inSameDayAs: now), now.timeIntervalSince(passed) < justPassed {
             let next = ClockTime(hour: calendar.component(.hour, from: best), minute: clock.minute, meridiem: nil, exact: true)
             return .clarify("It's just past \(describe(clock)) today. Did you mean \(describe(next)) tomorrow?")
+        }
+        // "till half 8" at 08:25: one half past 8 is minutes away, the other this evening.
+        if hours.count == 2, best.timeIntervalSince(now) < justAhead,
+           let evening = hours.map({ at($0, clock.minute, on: today, calendar) }).filter({ $0 > best }).min() {
+            func exact(_ date: Date) -> ClockTime {
+                ClockTime(hour: calendar.component(.hour, from: date), minute: clock.minute, meridiem: nil, exact: true)
+            }
+            return .clarify("\(describe(exact(best))) is only minutes away. Did you mean \(describe(exact(best))) or \(describe(exact(evening)))?")
         }
         return .instant(best)
     }

@@ -166,8 +166,9 @@ struct WarningGrammar {
         case .key(.her):
             j += 1
             return .pronoun("her")
-        case .key(.kids), .key(.article) where key(j + 1) == .kids || word(j) == "them":
-            // "both kids", "the kids", "them", "both of them"
+        case .key(.kids), .key(.article):
+            // "both kids", "the kids", "them", "both of them"; an article names no one before other words
+            if key(j) == .article, key(j + 1) != .kids, word(j) != "them" { return nil }
             j += 1
             while key(j) == .kids || word(j) == "of" || word(j) == "them" { j += 1 }
             return .plural
