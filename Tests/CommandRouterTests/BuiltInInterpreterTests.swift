@@ -559,6 +559,17 @@ struct ReversalTests {
         #expect(until("no games until half past 7") == Fixtures.date("2026-05-15 19:30"))
         #expect(read("bedtime 9pm-7am").command?.schedule == .init(start: "21:00", end: "07:00", type: .bedtime, repeat: ParentCommand.Schedule.Repeat.none))
         #expect(read("block games for 30 minutes", at: morning).command?.durationSeconds == 1800)
+        // Screen Time switched on or off: Apple's limits or the child's screens?
+        for text in ["turn off screen time", "disable screen time", "switch screen time off", "turn on screen time"] {
+            #expect(read(text).isClarify, "\(text): \(read(text))")
+        }
+        #expect(read("no screen time for 2 hours").command?.action == .shutdown)
+        #expect(read("turn off his screen time limits").command?.action == .allow)
+        // before school is the morning: no condition a block from now could wait for
+        for text in ["no youtube before school", "phones off before school"] {
+            #expect(read(text).isClarify, "\(text): \(read(text))")
+        }
+        #expect(read("no games before homework").command?.condition == "homework")
     }
 
     @Test("revoking or getting rid of an app takes it away; disabling a limit lifts it; turning a block back on restricts; an interjection is no child")

@@ -195,6 +195,8 @@ struct ClauseParser {
                 mark(i..<next)
                 return next
             }
+            // "no YouTube before school": the morning, hours away, and no task a block could wait for: left unexplained, a question
+            if k == .before, j < hi, ["school", "work", "class", "college", "nursery"].contains(tokens[lexes[j].first].word) { return j + 1 }
             if case .scheduleKind(.bedtime)? = key(j) {
                 slots.conditions.append("bedtime")
                 mark(i..<j + 1)

@@ -39,6 +39,9 @@ enum SafetyNet {
         /// How long the child has already had: "he's been on the Xbox for 5 hours, turn it off", "she's
         /// been on it all day". Not how long a block should last.
         var timeAlreadySpent = false
+        /// "Screen time" switched on or off: Apple's Screen Time (its limits) or the child's time on
+        /// screens? "Turn off screen time" may lift every limit or block everything.
+        var switchesScreenTime = false
     }
 
     /// `interpretation` if it agrees with `reading`, the words' ``read(_:tokens:)``; otherwise a question.
@@ -66,6 +69,9 @@ enum SafetyNet {
         }
         if reading.timeAlreadySpent, command.durationSeconds != nil || command.until != nil {
             return .clarify(question: "Is that how long they have already been on it? I can only start from now: for how long should I \(command.action == .allow ? "allow" : command.action == .extend ? "give more time on" : "block") \(target)?")
+        }
+        if reading.switchesScreenTime {
+            return .clarify(question: "Do you mean the Screen Time limits, or their time on screens? Say which, for example “Block everything for 2 hours” or “Remove all restrictions”.")
         }
         if reading.correction {
             return .clarify(question: "You changed your mind in that message. Could you send just what I should do?")
@@ -186,6 +192,14 @@ enum SafetyNet {
             return !(j >= 0 && [.on, .inside, .from, .at, .of, .with, .forWord, .except, .but, .only, .off, .to, .away, .out].contains(key(j)))
         }
         reading.wholeDeviceNamed = lexes.indices.contains(where: isWholeDeviceObject)
+        // "turn off screen time", "disable screen time", "switch screen time on"
+        let switching: Set<String> = ["turn", "switch", "enable", "disable", "activate", "deactivate", "toggle"]
+        reading.switchesScreenTime = lexes.indices.contains { i in
+            guard key(i) == .everything, words(i) == "screen time" else { return false }
+            var start = i
+            while start > 0, !isBoundary(start - 1) { start -= 1 }
+            return (start..<clauseEnd(i)).contains { switching.contains(tokens[lexes[$0].first].word) }
+        }
         func isUnit(_ j: Int) -> Bool { if case .key(.unit) = lexes[j].sense { return true }; return false }
         func words(_ j: Int) -> String { (lexes[j].first...lexes[j].last).map { tokens[$0].word }.joined(separator: " ") }
         // "take away 10 minutes of screen time", "take 10 minutes off", "cut it by 30 mins", "cut down on games":
