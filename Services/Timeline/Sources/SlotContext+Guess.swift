@@ -12,7 +12,8 @@ extension SlotContext {
             // A long ride from home back home is a ride out; otherwise it gets somewhere.
             minutes >= 40 && placeBefore != nil && placeBefore == placeAfter ? (.exercise, 0.8) : (.commute, 0.8)
         case .walking:
-            if isAboutOnePlace { (.shopping, 0.7) }  // the aisles of a shop
+            if isWorkout { (.exercise, 0.7) }  // to the next machine
+            else if isAboutOnePlace { (.shopping, 0.7) }  // the aisles of a shop
             else if minutes < 15 && [previous, next].contains(where: { $0?.activity == .running }) { (.exercise, 0.7) }  // warming up, cooling down
             else if minutes < 30 { (.commute, 0.8) } else { (.leisure, 0.7) }  // a walk
         case .unknown: nil
@@ -27,12 +28,12 @@ extension SlotContext {
             if isSleep { (.sleep, 0.8) }  // a night away
             else if minutes <= 60 && previous?.endsANight == true { (.food, 0.7) }  // breakfast there
             else if isMealTime { (.food, 0.6) }  // a meal on a night away
+            else if isWorkout { (.exercise, 0.7) }
             else if visitMinutes < 15, previous.map({ $0.activity != .stationary }) == true, next.map({ $0.activity != .stationary }) == true {
                 (.commute, 0.7)  // a stop on the way
             } else if visitMinutes < Self.longestWait, previous?.activity == .automotive, next?.activity == .automotive {
                 (.commute, 0.7)  // driven to and on: waiting for someone (at a school gate), dropping them off
             } else if isTransfer { (.commute, 0.7) }
-            else if visitPieces >= 3, longestPiece < 20, (30...150).contains(visitMinutes) { (.exercise, 0.7) }  // a workout
             else if weekday < 5, visitMinutes >= Double(DevicePlaces.workingDay / 60_000), (5 * 60...12 * 60).contains(visitStart) {
                 (.work, 0.6)  // a working (or school) day away, begun in the morning
             } else if (20...80).contains(visitMinutes), isMidday, weekday < 5 { (.food, 0.7) }

@@ -53,6 +53,8 @@ struct SlotContext: Sendable, Hashable {
     var isBreakfast = false
     /// For a walk: walking about one place (`WalkingAbout`).
     var isAboutOnePlace = false
+    /// For a stay away from home and work, and the moving about between its pieces: part of a workout (`markWorkouts`).
+    var isWorkout = false
 
     struct Neighbour: Sendable, Hashable {
         var activity: MotionActivity
@@ -100,14 +102,16 @@ struct SlotContext: Sendable, Hashable {
         markVisits(&contexts, spans, places: places, days: LocalDays(timeZone))
         markBreakfasts(&contexts, spans)
         markBreaks(&contexts, spans)
+        markWorkouts(&contexts, spans)
         markWorkAtHome(&contexts, spans, places: places, days: LocalDays(timeZone))
         return contexts
     }
 
-    /// In each stretch of stays at work, marks the break: a short stay in the middle third begun
-    /// and ended by getting up (the piece of work just before it is often as short, so of several the last is taken), and any
-    /// short stay at midday at a place of its own, walked to.
+    /// In each stretch of stays at work, marks the break: a lunch out (`markLunchesOut`), else a
+    /// short stay in the middle third begun and ended by getting up (the piece of work just before
+    /// it is often as short, so of several the last is taken).
     static func markBreaks(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
+        let lunchesOut = markLunchesOut(&contexts, spans)
         var runStart = 0
         for index in contexts.indices {
             guard contexts[index].isStay && contexts[index].kind == .work else {
@@ -115,6 +119,7 @@ struct SlotContext: Sendable, Hashable {
                 continue
             }
             guard index + 1 == contexts.count || !(contexts[index + 1].isStay && contexts[index + 1].kind == .work) else { continue }
+            guard !lunchesOut.contains(where: { $0.contains(index) }) else { continue }
             let from = spans[runStart].start, to = spans[index].end
             let breaks = (runStart...index).filter { member in
                 guard member > runStart, member < index, (15...45).contains(contexts[member].minutes), spans[member - 1].slot.endsMoving == true,
@@ -124,13 +129,6 @@ struct SlotContext: Sendable, Hashable {
                 return (0.3...0.7).contains(position)
             }
             if let last = breaks.last { contexts[last].isBreak = true }
-            // A stay of its own down the road (a café near the office), walked to and from, at midday.
-            let main = (runStart...index).max { spans[$0].duration < spans[$1].duration }.flatMap { spans[$0].slot.location }
-            for member in runStart...index where member > runStart && member < index && (10...60).contains(contexts[member].minutes)
-                && contexts[member].isMidday && spans[member - 1].slot.endsMoving == true {
-                guard let main, let here = spans[member].slot.location, here.distance(to: main) > Self.nearbyPlace else { continue }
-                contexts[member].isBreak = true
-            }
         }
     }
 

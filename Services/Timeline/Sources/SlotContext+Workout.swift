@@ -1,0 +1,47 @@
+/// A workout: an outing to a place away from home and work, from arriving to leaving, whose stays
+/// are parted by moving about it (the walk to the next machine, a treadmill's run, the aisles
+/// between them) rather than going anywhere, is exercise when it lasts `workoutMinutes` and the
+/// person never settles: it holds a run, or its stays are `workoutPieces` stillnesses or more,
+/// none `settled` long.
+extension SlotContext {
+    static let workoutMinutes = 30.0...150.0
+    static let workoutPieces = 3
+    static let settled = 20.0
+
+    /// Marks the stays and the moving about of each workout (`isWorkout`).
+    static func markWorkouts(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
+        func stay(_ index: Int, at place: Int) -> Bool {
+            contexts.indices.contains(index) && contexts[index].isStay && contexts[index].place == place && !spans[index].slot.isGap
+        }
+        func aboutIt(_ index: Int) -> Bool {
+            guard contexts.indices.contains(index), !spans[index].slot.isGap else { return false }
+            switch contexts[index].activity {
+            case .running: return true
+            case .walking: return contexts[index].isAboutOnePlace || spans[index].duration < tripOut
+            default: return false
+            }
+        }
+        var first = 0
+        while first < contexts.count {
+            guard contexts[first].isStay, let place = contexts[first].place, [.other, .unknown].contains(contexts[first].kind) else { first += 1; continue }
+            // On through stays at the place and moving about it that leads back to it.
+            var last = first, next = first + 1
+            while true {
+                var probe = next
+                while aboutIt(probe) { probe += 1 }
+                guard stay(probe, at: place) else { break }
+                last = probe
+                next = probe + 1
+            }
+            defer { first = last + 1 }
+            let members = first...last
+            let stays = members.filter { contexts[$0].isStay }
+            let minutes = members.reduce(0) { $0 + contexts[$1].minutes }
+            let pieces = Set(stays.map { contexts[$0].stillFirst }).count
+            let longest = stays.map { contexts[$0].stillMinutes }.max() ?? 0
+            let ran = members.contains { contexts[$0].activity == .running }
+            guard workoutMinutes.contains(minutes), ran || (pieces >= workoutPieces && longest < settled) else { continue }
+            for member in members { contexts[member].isWorkout = true }
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+@testable import GuardianTimeline
+import Testing
+
+/// An hour at the gym is exercise though it is parted by a run on the treadmill and walks to the
+/// next machine long enough to be slots of their own.
+extension PersonDrawnSlotsTests {
+    @Test("an hour at the gym, a treadmill run and walks about it between short stays, is exercise throughout")
+    func gymWithTreadmill() throws {
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 450), (.walking, home, 2), (.stationary, home, 620)]
+        pieces += [(.walking, home, 3), (.cycling, home, 12), (.walking, gymPlace, 2)]  // at the gym from 18:09
+        pieces += [(.stationary, gymPlace, 8), (.running, gymPlace, 20), (.walking, gymPlace, 5), (.stationary, gymPlace, 10),
+                   (.walking, gymPlace, 5), (.stationary, gymPlace, 12)]  // until 19:09
+        pieces += [(.walking, gymPlace, 2), (.cycling, gymPlace, 12), (.walking, home, 2), (.stationary, home, 240), (.walking, home, 2), (.stationary, home, 500)]
+        let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        for instant in ["2026-11-18 18:12:00", "2026-11-18 18:40:00", "2026-11-18 18:50:00", "2026-11-18 19:00:00"] {
+            #expect(try slot(at: instant, in: days).category == .exercise, "\(instant)")
+        }
+    }
+}
