@@ -28,6 +28,22 @@ struct AnnotationTests {
         ])
     }
 
+    @Test("a stay arrived at takes its own first fix when it comes within minutes, not the one from the way there")
+    func arrivalFix() {
+        let motion = [
+            MotionEvent(timestamp: 0, activity: .walking),
+            MotionEvent(timestamp: 60_000, activity: .stationary),
+            MotionEvent(timestamp: 600_000, activity: .walking),
+            MotionEvent(timestamp: 660_000, activity: .stationary),
+        ]
+        let locations = [
+            LocationEvent(timestamp: 0, location: home),
+            LocationEvent(timestamp: 150_000, location: street),  // 1.5 minutes after stopping
+        ]
+        let annotated = AnnotatedEvent.annotate(motion: motion, locations: locations, until: 1_200_000)
+        #expect(annotated.map(\.location) == [home, street, street, street])
+    }
+
     @Test("one event per millisecond, in a fixed order")
     func duplicates() {
         let motion = [MotionEvent(timestamp: 0, activity: .walking), MotionEvent(timestamp: 0, activity: .stationary), MotionEvent(timestamp: 0, activity: .walking)]

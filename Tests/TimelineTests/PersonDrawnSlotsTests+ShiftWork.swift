@@ -49,6 +49,21 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 19:00:00", in: days).category != .sleep)
     }
 
+    @Test("a device's first file, of a night nurse: more time on the ward than at home, but home is where they sleep")
+    func homeIsWhereTheySleep() throws {
+        let ward = GeoPoint(lat: 52.5200 + 5_000 / 111_195.0, lon: 13.4050)
+        func rounds(_ count: Int) -> [(MotionActivity, GeoPoint, Double)] { Array(repeating: [(.stationary, ward, 35), (.walking, ward, 5)], count: count).flatMap { $0 } }
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 95), (.walking, home, 2), (.automotive, home, 20), (.walking, ward, 3)]
+        pieces += rounds(17) + [(.stationary, ward, 10), (.walking, ward, 2), (.automotive, ward, 18), (.walking, home, 2)]  // home at 07:52
+        pieces += [(.stationary, home, 28), (.walking, home, 2), (.stationary, home, 390)]  // asleep 08:22 to 14:52
+        for _ in 0..<5 { pieces += [(.walking, home, 2), (.stationary, home, 58)] }
+        pieces += [(.walking, home, 2), (.automotive, home, 20), (.walking, ward, 3)] + rounds(6)
+        let days = try OfflineTimeline.days(device(pieces, from: "2026-11-17 18:00:00"), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 11:00:00", in: days).category == .sleep)
+        #expect(try slot(at: "2026-11-18 02:00:00", in: days).category == .work)
+        #expect(try slot(at: "2026-11-18 17:00:00", in: days).category != .work)
+    }
+
     @Test("a day's sleep after a night shift broken by a walk (the bathroom at 10:40) is one rest: 2¾ hours and 2½ hours")
     func daysSleepBrokenByAWalk() throws {
         var pieces: [(MotionActivity, GeoPoint, Double)] = [

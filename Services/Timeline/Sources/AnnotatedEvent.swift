@@ -17,6 +17,8 @@ public struct AnnotatedEvent: Sendable, Codable, Hashable {
     /// Longer than this without a motion event is a gap in the data (motion comes on every
     /// change, so a night's stay may be a single event).
     public static let longestSilence: Int64 = 12 * 60 * 60_000
+    /// A stay arrived at takes the first fix this soon after its start, not the one from the way there.
+    public static let settling: Int64 = 3 * 60_000
     /// How long the last event before a gap is taken to last.
     public static let silenceLead: Int64 = 60_000
 
@@ -25,7 +27,8 @@ public struct AnnotatedEvent: Sendable, Codable, Hashable {
     /// `unknown` motion is dropped first, so the event before it lasts until the next known one.
     /// Events are ordered by time; of several at the same millisecond only the first in
     /// `MotionActivity` order is kept, and events after `until` are ignored. Each event takes
-    /// the latest location at or before its start (none before the first fix). Each event ends
+    /// the latest location at or before its start (none before the first fix), but a stay arrived
+    /// at (after movement) takes the first fix within `settling` of its start. Each event ends
     /// where the next begins; the last one ends at `until`. Where no motion came for longer than
     /// `longestSilence`, the device was off: the event before lasts `silenceLead` and a gap
     /// (activity `unknown`, no location) holds until the next event, so days without data have
@@ -58,6 +61,14 @@ public struct AnnotatedEvent: Sendable, Codable, Hashable {
                 }
             }
             events.append(AnnotatedEvent(start: event.timestamp, end: until, activity: event.activity, location: current))
+        }
+        // Arriving, the fix in effect is from the way there: a stay takes its own first fix when one comes soon.
+        var next = 0
+        for index in events.indices.dropFirst() where events[index].activity == .stationary && events[index - 1].activity != .stationary {
+            let start = events[index].start
+            next = fixes[next...].firstIndex { $0.timestamp > start } ?? fixes.count
+            guard next < fixes.count, fixes[next].timestamp < min(events[index].end, start + settling) else { continue }
+            events[index].location = fixes[next].location
         }
         return events
     }

@@ -1,7 +1,9 @@
 import Foundation
 
 /// The places a device stays at, learned from its slots: stays clustered by location. Home is
-/// where it spends most time; work (or school) is the other place where it spends long
+/// where it spends most time of the places it sleeps at (lies still `sleepLength` or more at
+/// once), so a ward walked all night is not home even when the night shifts there outlast the
+/// days at home; work (or school) is the other place where it spends long
 /// weekdays (`workingDay`, at whatever hour) on a good share of the weekdays seen, or a few
 /// hours (`longStay`) on most of them (on a device's first weekday, that one): from the first
 /// day, the long weekday stay away from home, or a few hours of lectures, is work or school.
@@ -15,6 +17,8 @@ public struct DevicePlaces: Sendable, Hashable {
         /// Local weekdays (Monday to Friday) with `workingDay` or more there, and with `longStay` or more.
         public var workDays = 0
         public var weekdaysThere = 0
+        /// The longest the phone lay still there at once.
+        public var longestStill: Int64 = 0
     }
 
     public enum Kind: Sendable, Hashable {
@@ -34,6 +38,8 @@ public struct DevicePlaces: Sendable, Hashable {
     public static let longStay: Int64 = 2 * 60 * 60_000
     /// This much of a weekday at one place away from home is a day of work or school there.
     public static let workingDay: Int64 = 4 * 60 * 60_000
+    /// Lying still this long at once is a sleep (a night's, or a day's after a night shift).
+    public static let sleepLength: Int64 = 5 * 60 * 60_000
 
     public init(places: [Place] = [], home: Int? = nil, work: Int? = nil) {
         self.places = places
@@ -104,6 +110,7 @@ public struct DevicePlaces: Sendable, Hashable {
                 dayTime.append([:])
                 nightsAway.append([:])
             }
+            places[index].longestStill = max(places[index].longestStill, visit.duration)
             if visit.duration >= longStay { longStayDates[index].insert(days.name(of: visit.start)) }
             if days.weekday(of: visit.start) < 5 {
                 // Arriving in the evening and resting there through the night is a night away, unless it happens on other days too.
@@ -124,6 +131,10 @@ public struct DevicePlaces: Sendable, Hashable {
         let order = places.indices.sorted { (places[$0].time, places[$0].centre.lat) > (places[$1].time, places[$1].centre.lat) }
         places = order.map { places[$0] }
         guard !places.isEmpty else { return DevicePlaces() }
+        // Home first: the place of most time the person sleeps at, if they sleep anywhere.
+        if places[0].longestStill < sleepLength, let slept = places.firstIndex(where: { $0.longestStill >= sleepLength }) {
+            places.insert(places.remove(at: slept), at: 0)
+        }
         // Work is a place of long weekdays on at least a quarter of the weekdays seen, or of a
         // few hours on most of them (lectures at different hours), or on a device's first weekday
         // of a few hours there. A weekday is seen once the data reaches its midday (not only the
