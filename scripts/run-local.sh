@@ -18,8 +18,16 @@ lock="$run/run.pid"
 services=(ingest geofence timeline predictor command-router notifier)
 
 if [ "${1:-}" = "--stop" ]; then
-  if [ -f "$lock" ] && kill -0 "$(cat "$lock")" 2>/dev/null; then
-    kill -TERM "$(cat "$lock")" && echo "stopping Guardian (pid $(cat "$lock"))"
+  if [ -f "$lock" ] && pid="$(cat "$lock")" && kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid" && echo "stopping Guardian (pid $pid)"
+    # It exits once every process it started has ended (SIGKILL after GUARDIAN_STOP_SECONDS).
+    deadline=$((SECONDS + ${GUARDIAN_STOP_SECONDS:-60} + 10))
+    while kill -0 "$pid" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.2; done
+    if kill -0 "$pid" 2>/dev/null; then
+      echo "Guardian (pid $pid) has not stopped yet"
+      exit 1
+    fi
+    echo "stopped."
   else
     echo "Guardian is not running from this checkout"
   fi
