@@ -10,6 +10,8 @@ public enum BrokerAccessError: Error, Equatable, CustomStringConvertible, Sendab
     case refused(command: String, reason: String)
     /// No answer from the plugin in time (not admin, or no plugin loaded).
     case noAnswer(command: String)
+    /// The id already has an account: its password is kept, and shown nowhere.
+    case alreadyEnrolled(String)
 
     public var description: String {
         switch self {
@@ -18,6 +20,7 @@ public enum BrokerAccessError: Error, Equatable, CustomStringConvertible, Sendab
         case .invalidId(let id): "'\(id)' is not an id: use 1 to 64 of A-Z a-z 0-9 _ -"
         case .refused(let command, let reason): "the broker refused \(command): \(reason)"
         case .noAnswer(let command): "the broker did not answer \(command) (are you connected as admin, with the dynamic-security plugin loaded?)"
+        case .alreadyEnrolled(let id): "\(id) already has an account (its password is unchanged): to give it a new one, remove it and add it again"
         }
     }
 }

@@ -27,6 +27,7 @@ public struct Enrolment: Sendable {
     /// hold from its first connection.
     public func add(_ id: String, role: AccessRole) async throws(BrokerAccessError) -> BrokerAccount {
         guard DynamicSecurityConfig.isValidId(id) else { throw .invalidId(id) }
+        guard try await !list().contains(where: { $0.id == id }) else { throw .alreadyEnrolled(id) }
         let account = BrokerAccount(id: id, role: role, password: AccountPassword.generate())
         let roleName = role.roleName(for: id)
         _ = try await control.run([

@@ -46,6 +46,8 @@ struct EnrolmentTests {
         await uploads.wait(for: 1)
         #expect(uploads.all.map(\.topic) == ["guardian/devices/phone-zoe/location"])
         #expect(try await enrolment.list().contains(.init(id: "phone-zoe", role: .device)))
+        // Enrolled twice: a clear refusal, the account untouched.
+        await #expect(throws: BrokerAccessError.alreadyEnrolled("phone-zoe")) { try await enrolment.add("phone-zoe", role: .child) }
 
         let removed = ContinuousClock.now
         #expect(try await enrolment.remove("phone-zoe"))
