@@ -5,14 +5,19 @@ import Testing
 /// Shift work: a nap before a night shift (an afternoon lying still at home before a night awake
 /// elsewhere), but none after a day's sleep, and meals around the shifts.
 extension PersonDrawnSlotsTests {
+    /// Wednesday at home until 20:18: the night, the morning up, lunch, still from 13:16 to 17:46, the evening.
+    var dayUntilTheShift: [(MotionActivity, GeoPoint, Double)] {
+        [
+            (.stationary, home, 450), (.walking, home, 2), (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 40),
+            (.walking, home, 2), (.stationary, home, 270), (.walking, home, 2), (.stationary, home, 150),
+        ]
+    }
+
     /// Wednesday: the night at home, the morning up, lunch, still from 13:16 to 17:46, the
     /// evening at home, then (`nightShift`) a drive at 20:18 to a night at the office, walking
     /// about it every two and a half hours, home at 07:30 to bed; else the night at home.
     func dayBeforeANight(nightShift: Bool) -> OfflineTimeline.DeviceEvents {
-        var pieces: [(MotionActivity, GeoPoint, Double)] = [
-            (.stationary, home, 450), (.walking, home, 2), (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 40),
-            (.walking, home, 2), (.stationary, home, 270), (.walking, home, 2), (.stationary, home, 150),
-        ]
+        var pieces = dayUntilTheShift
         if nightShift {
             pieces += [(.walking, home, 3), (.automotive, home, 25), (.walking, office, 3)]
             for _ in 0..<4 { pieces += [(.stationary, office, 150), (.walking, office, 3)] }
@@ -37,11 +42,7 @@ extension PersonDrawnSlotsTests {
 
     @Test("a night on a ward, walking rounds of a quarter hour every forty minutes, is a night shift: the still afternoon before it is a nap")
     func napBeforeANightOfRounds() throws {
-        var pieces: [(MotionActivity, GeoPoint, Double)] = [
-            (.stationary, home, 450), (.walking, home, 2), (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 40),
-            (.walking, home, 2), (.stationary, home, 270), (.walking, home, 2), (.stationary, home, 150),
-            (.walking, home, 3), (.automotive, home, 25), (.walking, office, 3),
-        ]
+        var pieces = dayUntilTheShift + [(.walking, home, 3), (.automotive, home, 25), (.walking, office, 3)]
         for _ in 0..<15 { pieces += [(.stationary, office, 25), (.walking, office, 15)] }
         pieces += [(.automotive, office, 25), (.walking, home, 2), (.stationary, home, 420)]
         let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
@@ -66,11 +67,7 @@ extension PersonDrawnSlotsTests {
 
     @Test("a day's sleep after a night shift broken by a walk (the bathroom at 10:40) is one rest: 2¾ hours and 2½ hours")
     func daysSleepBrokenByAWalk() throws {
-        var pieces: [(MotionActivity, GeoPoint, Double)] = [
-            (.stationary, home, 450), (.walking, home, 2), (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 40),
-            (.walking, home, 2), (.stationary, home, 270), (.walking, home, 2), (.stationary, home, 150),
-            (.walking, home, 3), (.automotive, home, 25), (.walking, office, 3),
-        ]
+        var pieces = dayUntilTheShift + [(.walking, home, 3), (.automotive, home, 25), (.walking, office, 3)]
         for _ in 0..<4 { pieces += [(.stationary, office, 150), (.walking, office, 3)] }
         // Home at 07:28, breakfast, asleep 07:55 to 10:40 and 10:42 to 13:12, then the afternoon up and about.
         pieces += [
@@ -86,10 +83,7 @@ extension PersonDrawnSlotsTests {
 
     @Test("on a device's first day, cut at midnight with the person at work since 20:49, the still afternoon is a nap")
     func napBeforeANightInProgress() throws {
-        var pieces: [(MotionActivity, GeoPoint, Double)] = [
-            (.stationary, home, 450), (.walking, home, 2), (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 40),
-            (.walking, home, 2), (.stationary, home, 270), (.walking, home, 2), (.stationary, home, 150),
-        ]
+        var pieces = dayUntilTheShift
         pieces += [(.walking, home, 3), (.automotive, home, 25), (.walking, office, 3), (.stationary, office, 191)]
         let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
         #expect(try slot(at: "2026-11-18 23:00:00", in: days).category == .work)
