@@ -7,6 +7,25 @@ struct AnnotationTests {
     let home = GeoPoint(lat: 40.4134539747987, lon: -3.72705138288785)
     let street = GeoPoint(lat: 40.4140156074618, lon: -3.72467680871441)
 
+    @Test("a stay goes on somewhere else from a fix far away that the next fix confirms: motion missed the way there; a lone outlier moves nothing")
+    func movedUnseen() {
+        let school = GeoPoint(lat: home.lat + 0.0135, lon: home.lon), outlier = GeoPoint(lat: home.lat, lon: home.lon + 0.0106)  // 1.5 km north, 900 m east
+        let schoolGate = GeoPoint(lat: school.lat, lon: school.lon + 0.0005)  // 40 m on
+        let minute: Int64 = 60_000
+        let motion = [MotionEvent(timestamp: 0, activity: .stationary), MotionEvent(timestamp: 180 * minute, activity: .walking)]
+        let locations = [
+            LocationEvent(timestamp: 0, location: home), LocationEvent(timestamp: 30 * minute, location: outlier),
+            LocationEvent(timestamp: 35 * minute, location: home), LocationEvent(timestamp: 100 * minute, location: school),
+            LocationEvent(timestamp: 130 * minute, location: schoolGate),
+        ]
+        let annotated = AnnotatedEvent.annotate(motion: motion, locations: locations, until: 200 * minute)
+        #expect(annotated == [
+            AnnotatedEvent(start: 0, end: 100 * minute, activity: .stationary, location: home),
+            AnnotatedEvent(start: 100 * minute, end: 180 * minute, activity: .stationary, location: school),
+            AnnotatedEvent(start: 180 * minute, end: 200 * minute, activity: .walking, location: schoolGate),
+        ])
+    }
+
     @Test("each event takes the latest location at or before it; unknown motion is dropped first")
     func annotate() {
         let motion = [

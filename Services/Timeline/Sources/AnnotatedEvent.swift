@@ -21,6 +21,9 @@ public struct AnnotatedEvent: Sendable, Codable, Hashable {
     public static let settling: Int64 = 3 * 60_000
     /// How long the last event before a gap is taken to last.
     public static let silenceLead: Int64 = 60_000
+    /// A fix this far (m) from a stay's place, not contradicted by the next one, is the phone
+    /// somewhere else: motion missed the way there, and the stay there begins with that fix.
+    public static let movedUnseen = 500.0
 
     /// Annotates motion with location, the first step of timeline generation.
     ///
@@ -28,7 +31,8 @@ public struct AnnotatedEvent: Sendable, Codable, Hashable {
     /// Events are ordered by time; of several at the same millisecond only the first in
     /// `MotionActivity` order is kept, and events after `until` are ignored. Each event takes
     /// the latest location at or before its start (none before the first fix), but a stay arrived
-    /// at (after movement) takes the first fix within `settling` of its start. Each event ends
+    /// at (after movement) takes the first fix within `settling` of its start, and a stay is split
+    /// where a fix shows the phone somewhere else (`splitAtUnseenMoves`). Each event ends
     /// where the next begins; the last one ends at `until`. Where no motion came for longer than
     /// `longestSilence`, the device was off: the event before lasts `silenceLead` and a gap
     /// (activity `unknown`, no location) holds until the next event, so days without data have
@@ -70,7 +74,35 @@ public struct AnnotatedEvent: Sendable, Codable, Hashable {
             guard next < fixes.count, fixes[next].timestamp < min(events[index].end, start + settling) else { continue }
             events[index].location = fixes[next].location
         }
-        return events
+        return splitAtUnseenMoves(events, fixes)
+    }
+
+    /// Each stay split where a fix `movedUnseen` away (the next fix within `DevicePlaces.radius` of
+    /// it, or none before the stay ends) shows it went on somewhere else.
+    static func splitAtUnseenMoves(_ events: [AnnotatedEvent], _ fixes: [LocationEvent]) -> [AnnotatedEvent] {
+        var split: [AnnotatedEvent] = []
+        split.reserveCapacity(events.count)
+        var first = 0
+        for event in events {
+            guard event.activity == .stationary, let location = event.location else {
+                split.append(event)
+                continue
+            }
+            while first < fixes.count, fixes[first].timestamp <= event.start { first += 1 }
+            var piece = event, place = location, index = first
+            while index < fixes.count, fixes[index].timestamp < event.end {
+                let fix = fixes[index]
+                index += 1
+                let confirmed = index == fixes.count || fixes[index].timestamp >= event.end
+                    || fixes[index].location.distance(to: fix.location) <= DevicePlaces.radius
+                guard fix.location.distance(to: place) > movedUnseen, confirmed else { continue }
+                split.append(AnnotatedEvent(start: piece.start, end: fix.timestamp, activity: .stationary, location: place))
+                piece = AnnotatedEvent(start: fix.timestamp, end: event.end, activity: .stationary, location: fix.location)
+                place = fix.location
+            }
+            split.append(piece)
+        }
+        return split
     }
 }
 
