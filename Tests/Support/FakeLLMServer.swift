@@ -57,15 +57,19 @@ public final class FakeLLMServer: @unchecked Sendable {
         return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
 
-    /// SIGTERM, then SIGKILL if the server is still running after 2 s.
+    /// SIGTERM, then SIGKILL if the server is still running after 2 s. Never waits longer than 7 s
+    /// in all: it runs in tests' `defer`, on one of the few threads every test's tasks share, and a
+    /// wait with no end there (`waitUntilExit`) once held a whole test run.
     public func stop() {
         lock.lock()
         defer { lock.unlock() }
         guard process.isRunning else { return }
         process.terminate()
-        let deadline = Date().addingTimeInterval(2)
+        var deadline = Date().addingTimeInterval(2)
         while process.isRunning, Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        deadline = Date().addingTimeInterval(5)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
     }
 }
