@@ -161,3 +161,46 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 06:40:00", in: morning).category == .food)
     }
 }
+
+/// The ends of a night worker's naps and days' sleep.
+extension PersonDrawnSlotsTests {
+    /// A night on the ward from 20:00 after `pieces` at home from Wednesday midnight, walking about it
+    /// every two and a half hours, home at 07:30 to bed.
+    func beforeANightShift(_ pieces: [(MotionActivity, GeoPoint, Double)]) -> OfflineTimeline.DeviceEvents {
+        var all = pieces + [(.walking, home, 3), (.automotive, home, 25), (.walking, office, 3)]
+        for _ in 0..<4 { all += [(.stationary, office, 150), (.walking, office, 3)] }
+        return device(all + [(.automotive, office, 25), (.walking, home, 2), (.stationary, home, 420)])
+    }
+
+    @Test("before a night shift, two and a half hours still from 14:30 are a nap; a stillness ending as the person leaves is not, nor one begun in the morning")
+    func shortNapBeforeTheShift() throws {
+        // Up at 07:30, lunch, still from 14:32 to 17:02, up until leaving at 19:34.
+        let nap = try OfflineTimeline.days(beforeANightShift([
+            (.stationary, home, 450), (.walking, home, 2), (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 40),
+            (.walking, home, 2), (.stationary, home, 74), (.walking, home, 2), (.stationary, home, 150), (.walking, home, 2), (.stationary, home, 150),
+        ]), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 15:30:00", in: nap).category == .sleep)
+        #expect(try slot(at: "2026-11-18 18:30:00", in: nap).category != .sleep)
+
+        // Still from 10:34 to 17:14 (a day on the sofa), then 17:16 to leaving at 19:36.
+        let sofa = try OfflineTimeline.days(beforeANightShift([
+            (.stationary, home, 450), (.walking, home, 2), (.stationary, home, 180), (.walking, home, 2), (.stationary, home, 400),
+            (.walking, home, 2), (.stationary, home, 140),
+        ]), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 18:30:00", in: sofa).category != .sleep)
+    }
+
+    @Test("a day's sleep after a night shift ends at the first walk after six hours of it: the still afternoon after is up")
+    func upAfterADaysSleep() throws {
+        var pieces = dayUntilTheShift + [(.walking, home, 3), (.automotive, home, 25), (.walking, office, 3)]
+        for _ in 0..<4 { pieces += [(.stationary, office, 150), (.walking, office, 3)] }
+        // Home at 07:28, breakfast, asleep 07:55 to 14:25, then still on the sofa until 18:00.
+        pieces += [
+            (.automotive, office, 25), (.walking, home, 2), (.stationary, home, 25), (.walking, home, 2), (.stationary, home, 390),
+            (.walking, home, 2), (.stationary, home, 213), (.walking, home, 2), (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 600),
+        ]
+        let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        #expect(try slot(at: "2026-11-19 12:00:00", in: days).category == .sleep)
+        #expect(try slot(at: "2026-11-19 16:00:00", in: days).category != .sleep)
+    }
+}

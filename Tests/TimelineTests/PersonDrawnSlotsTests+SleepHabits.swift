@@ -380,3 +380,70 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-21 09:30:00", in: days).category != .sleep)
     }
 }
+
+/// Nights whose first stillness the phone shows begin later than they did: the charger plugged in
+/// at bedtime, or a walk in the night after the person's usual bedtime, begins them instead.
+extension PersonDrawnSlotsTests {
+    /// Three days at home from Wednesday with the phone carried (a walk every hour from 07:00 to
+    /// 20:00), to bed at 21:00; Saturday evening still from 20:02, then walks at 21:20 and 23:20,
+    /// still between them and until 07:00.
+    func walkInTheNight() -> OfflineTimeline.DeviceEvents {
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420)]
+        for day in 0..<4 {
+            for _ in 7..<20 { pieces += [(.walking, home, 2), (.stationary, home, 58)] }
+            pieces += [(.walking, home, 2)]
+            pieces += day < 3
+                ? [(.stationary, home, 58), (.walking, home, 2), (.stationary, home, 598)]
+                : [(.stationary, home, 78), (.walking, home, 2), (.stationary, home, 118), (.walking, home, 2), (.stationary, home, 458)]
+        }
+        return device(pieces + [(.walking, home, 2), (.stationary, home, 60)])
+    }
+
+    @Test("still from after the usual bedtime (21:00) until a walk at 23:20: in bed from 21:22, the walk got up in the night; still from 20:02 until 21:20 is the evening")
+    func walkAfterBedtime() throws {
+        let days = try OfflineTimeline.days(walkInTheNight(), timeZone: zone)
+        #expect(try slot(at: "2026-11-22 02:00:00", in: days).category == .sleep)
+        let night = try slot(at: "2026-11-21 22:30:00", in: days)
+        #expect(night.category == .sleep)
+        #expect(night.start <= utc("2026-11-21 21:22:00") && night.start >= utc("2026-11-21 21:20:00"), "\(night)")
+        #expect(try slot(at: "2026-11-21 20:45:00", in: days).category != .sleep)
+    }
+
+    @Test("a first day with the phone on the charger at 22:30 and a walk at 00:20: the night begins at the charger, the walk got up in it")
+    func chargedForBed() throws {
+        var events = device([
+            (.stationary, home, 420), (.walking, home, 2), (.automotive, home, 25), (.walking, office, 3), (.stationary, office, 480),
+            (.walking, office, 3), (.automotive, office, 25), (.walking, home, 2), (.stationary, home, 500), (.walking, home, 2),
+            (.stationary, home, 428), (.walking, home, 2), (.stationary, home, 60),
+        ])
+        events.charges = [
+            ChargeEvent(timestamp: utc("2026-11-18 12:00:00"), charging: false), ChargeEvent(timestamp: utc("2026-11-18 22:30:00"), charging: true),
+            ChargeEvent(timestamp: utc("2026-11-19 07:00:00"), charging: false),
+        ]
+        let days = try OfflineTimeline.days(events, timeZone: zone)
+        let night = try slot(at: "2026-11-18 23:30:00", in: days)
+        #expect(night.category == .sleep && night.start == utc("2026-11-18 22:30:00"), "\(night)")
+        #expect(try slot(at: "2026-11-19 03:00:00", in: days).category == .sleep)
+        #expect(try slot(at: "2026-11-18 22:00:00", in: days).category != .sleep)
+    }
+
+    @Test("a first day whose data ends still at 23:59, the phone down since 16:40: asleep from 22:30; for someone up at 10:00 that day, not yet")
+    func nightInProgressFromTheAfternoon() throws {
+        // A child's first school day, home at 16:40.
+        let days = try OfflineTimeline.days(device([
+            (.stationary, home, 430), (.walking, home, 2), (.stationary, home, 20), (.walking, home, 16),
+            (.stationary, school, 120), (.walking, school, 2), (.stationary, school, 150), (.walking, school, 2),
+            (.stationary, school, 238), (.walking, school, 20), (.stationary, home, 439),
+        ]), timeZone: zone)
+        let night = try slot(at: "2026-11-18 23:30:00", in: days)
+        #expect(night.category == .sleep && night.start == utc("2026-11-18 22:30:00"), "\(night)")
+        #expect(try slot(at: "2026-11-18 21:00:00", in: days).category == .leisure)
+
+        // Up at 10:00, at lectures 11:30 to 14:00, home from 14:22 with the phone down.
+        let lateRiser = try OfflineTimeline.days(device([
+            (.stationary, home, 600), (.walking, home, 2), (.stationary, home, 66), (.cycling, home, 20), (.walking, school, 2),
+            (.stationary, school, 150), (.walking, school, 2), (.cycling, school, 20), (.walking, home, 2), (.stationary, home, 575),
+        ]), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 23:30:00", in: lateRiser).category != .sleep)
+    }
+}

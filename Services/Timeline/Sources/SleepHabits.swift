@@ -21,6 +21,8 @@ struct SleepHabits: Sendable, Hashable {
     var wakeUpMargin = learnedMargin
 
     static let learnedMargin = 45.0
+    /// Whether the bedtime is the person's own, learned from the nights seen, not the usual one.
+    var ownBedtime: Bool { bedtimeMargin == Self.learnedMargin }
     /// Before enough nights are seen: a still evening gives way to the night at 22:30 (most
     /// adults are in bed between 22:00 and midnight) when it began two hours before (later, the
     /// last sign of activity is going to bed), and a still morning ends at 08:00 when it goes on

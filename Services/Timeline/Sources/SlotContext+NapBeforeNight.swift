@@ -1,11 +1,13 @@
-/// A nap before a night away: a stillness at home of a rest's length begun in the afternoon (a
-/// still day from the morning is a day on the sofa) and ended that evening (within `napToNight`)
+/// A nap before a night away: a stillness at home of two hours or more begun in the afternoon (a
+/// still day from the morning is a day on the sofa) and ended that evening (from `gettingReady` to `napToNight`)
 /// before leaving home for a stay elsewhere through the small hours that is no rest there (a
 /// night shift; or one begun late in the evening that the data ends in), is sleep: someone up
 /// all night lies down the afternoon before.
 extension SlotContext {
     /// The afternoon, local minutes after midnight.
     static let afternoon = 12.0 * 60..<18.0 * 60
+    /// A nap before a night away lasts at least this many minutes.
+    static let shortestNap = 120.0
     /// From the nap's end to leaving home for the night, at most this many minutes.
     static let napToNight = 360.0
     /// Movement between two stays at the place of a night away up to this long (ms) is about it (a ward round).
@@ -36,7 +38,7 @@ extension SlotContext {
             return inProgress || smallHours.contains { start <= $0 && end >= $0 + 240 }
         }
         for index in contexts.indices where contexts[index].isStay && contexts[index].kind == .home && !spans[index].slot.isGap
-            && contexts[index].stillFirst == index && !contexts[index].isSleep && contexts[index].stillMinutes >= rest
+            && contexts[index].stillFirst == index && !contexts[index].isSleep && contexts[index].stillMinutes >= shortestNap
             && afternoon.contains(contexts[index].stillStart) && !sleptByDay(before: index, contexts, spans) {
             var last = index
             while last + 1 < contexts.count && contexts[last + 1].stillFirst == index { last += 1 }
@@ -48,7 +50,7 @@ extension SlotContext {
                 next += 1
             }
             guard next < contexts.count, !spans[next].slot.isGap, leaving < next,
-                  Double(spans[leaving].start - spans[last].end) / 60_000 <= napToNight, awayAllNight(next)
+                  (gettingReady...napToNight).contains(Double(spans[leaving].start - spans[last].end) / 60_000), awayAllNight(next)
             else { continue }
             for member in index...last { contexts[member].isSleep = true }
         }

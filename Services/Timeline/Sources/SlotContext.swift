@@ -258,7 +258,14 @@ struct SlotContext: Sendable, Hashable {
         // and an hour long or going on past 21:00 (after a walk at 23:10, still at midnight).
         if let last = contexts.indices.last, atHome(last), !contexts[last].isSleep {
             let still = contexts[last], lateEvening = Double(NightSplit.lateEvening * 60)
-            if (lateEvening..<1440).contains(still.stillStart), still.stillMinutes >= 60 || still.stillStart + still.stillMinutes >= lateEvening + 60 {
+            // Or begun in the afternoon and going on an hour past the usual bedtime, unless the person
+            // got up late that day (no earlier than `longestDay` after it).
+            let upAt = contexts[..<still.stillFirst].lastIndex(where: \.isNightRest).map {
+                (contexts[$0].startMinute + contexts[$0].minutes).truncatingRemainder(dividingBy: 1440)
+            }
+            let pastBedtime = still.stillStart >= Double(NightSplit.eveningStart * 60)
+                && still.stillStart + still.stillMinutes >= max(SleepHabits.usual.bedtime, (upAt ?? 0) + Self.longestDay) + 60
+            if (lateEvening..<1440).contains(still.stillStart) && (still.stillMinutes >= 60 || still.stillStart + still.stillMinutes >= lateEvening + 60) || pastBedtime {
                 for member in still.stillFirst...last { (contexts[member].isSleep, contexts[member].isNightRest) = (true, true) }
             }
         }
@@ -283,8 +290,12 @@ struct SlotContext: Sendable, Hashable {
         return ended.truncatingRemainder(dividingBy: 1440) >= morning.upperBound && ended < 1440 + morning.upperBound
     }
 
+    /// Minutes a day lasts at most from getting up to going to bed, for a night the phone does not show begin.
+    static let longestDay = 14.5 * 60
     /// A rest this long (minutes) is a whole night's.
     static let wholeNight = 7.0 * 60
+    /// A rest by day this long (minutes) is a whole day's sleep: the walk after it is getting up.
+    static let wholeDayRest = 6.0 * 60
 
     /// The minutes of rest at home just before the stillness beginning at `first`: the stays
     /// marked as sleep back to the last that was not.
@@ -319,7 +330,9 @@ struct SlotContext: Sendable, Hashable {
                 let middle = (context.stillStart + still / 2).truncatingRemainder(dividingBy: 1440)
                 let evening = after && !before && context.isEvening
                 // The morning after a night ends with the first activity after 11:30 at the latest.
-                let afternoon = before && !after && contexts[first - 1].isNightRest && context.stillStart + still > 11.5 * 60
+                // So does a day's sleep (after a night shift) with the first walk after a whole day's rest.
+                let afternoon = before && !after && (contexts[first - 1].isNightRest ? context.stillStart + still > 11.5 * 60
+                    : restBefore(first, contexts, spans) >= wholeDayRest)
                 // A walk on a working morning after a whole night's rest is getting up, however still
                 // the phone lies after it (on a table); on a day off the person may sleep on.
                 let risen = before && !after && context.weekday < 5 && (6 * 60..<12 * 60).contains(context.stillStart)
@@ -341,8 +354,16 @@ struct SlotContext: Sendable, Hashable {
                 // charger bounds (up until plugging it in) and, with a carried phone, under an hour
                 // before it (its walk into the night is going to bed).
                 let smallHours = middle < 5 * 60 && !byCharger && (still >= 60 || before || after && !carried)
+                // The charger plugged in late in the evening, still until a walk into the night: the
+                // phone was put to charge going to bed (the walk got up in the night).
+                let chargedForBed = restFollows && !restEnds && first > 0 && spans[first - 1].slot.endsAtCharger == true
+                    && spans[last].slot.endsAtCharger != true && context.stillStart >= Double(NightSplit.lateEvening * 60)
+                // Still an hour or more from after the person's usual bedtime until a walk into the
+                // night: in bed already (the walk got up in the night).
+                let usual = habits?[(context.weekday + 1) % 7 >= 5 ? 1 : 0]  // of the morning after
+                let inBed = after && !before && !byCharger && still >= 60 && usual.map { $0.ownBedtime && context.stillStart >= $0.bedtime } == true
                 contexts[index].isSleep = !risen && !homeLate && ((still >= 135 && (before || after) && !evening && !afternoon)
-                    || smallHours || lateNight)
+                    || smallHours || lateNight || chargedForBed || inBed)
             }
         }
     }
