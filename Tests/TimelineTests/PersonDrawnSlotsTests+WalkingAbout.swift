@@ -14,9 +14,21 @@ extension PersonDrawnSlotsTests {
         return device(pieces)
     }
 
-    @Test("a trip to the shop is the walk there, shopping from the first stop to the last, and the walk back")
-    func shopAisles() throws {
-        let days = try OfflineTimeline.days(tripToTheShop(), timeZone: zone)
+    /// The same, each stop with a fix of its own scattered up to 60 m about the shop, as indoor fixes are.
+    func tripToTheShopScattered() -> OfflineTimeline.DeviceEvents {
+        let shop = GeoPoint(lat: 52.5200 + 700 / 111_195.0, lon: 13.4050)
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420), (.walking, home, 2), (.stationary, home, 180), (.walking, home, 10)]
+        for stop in 0..<8 {
+            let fix = GeoPoint(lat: shop.lat + Double(stop % 3 - 1) * 40 / 111_195.0, lon: shop.lon + Double(stop % 2) * 40 / 67_700.0)
+            pieces += [(.walking, fix, 2), (.stationary, fix, 1)]
+        }
+        pieces += [(.walking, shop, 10), (.stationary, home, 600)]
+        return device(pieces)
+    }
+
+    @Test("a trip to the shop is the walk there, shopping from the first stop to the last, and the walk back; fixes scattered about the shop change nothing", arguments: [false, true])
+    func shopAisles(scattered: Bool) throws {
+        let days = try OfflineTimeline.days(scattered ? tripToTheShopScattered() : tripToTheShop(), timeZone: zone)
         let shopping = try slot(at: "2026-11-18 10:20:00", in: days)
         #expect(shopping.category == .shopping)
         #expect(shopping.start == utc("2026-11-18 10:14:00"))

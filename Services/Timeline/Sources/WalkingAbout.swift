@@ -1,10 +1,12 @@
-/// Where a walk splits around walking about one place: stopping now and then with no new fix
-/// between the first stop and the last (the aisles of a shop, a market), apart from the walk
+/// Where a walk splits around walking about one place: stopping now and then, every stop from the
+/// first to the last placed within `onePlace` of the first (the aisles of a shop, a market), apart from the walk
 /// there and the walk back, which go somewhere.
 enum WalkingAbout {
     /// At least this many stops, from the first to the last at least `shortest` apart.
     static let fewestStops = 3
     static let shortest: Int64 = 10 * 60_000
+    /// Stops this close (m) to the first are at its place: fixes from the aisles scatter.
+    static let onePlace = 100.0
     /// The walk there and back are split off only when at least this long (shorter, they stay part of it).
     static let shortestWalk: Int64 = 3 * 60_000
 
@@ -18,11 +20,15 @@ enum WalkingAbout {
                 stops.append((event.start..<event.end, event.location))
             }
         }
+        func same(_ one: GeoPoint?, _ other: GeoPoint?) -> Bool {
+            guard let one, let other else { return one == other }
+            return one.distance(to: other) <= onePlace
+        }
         var best: (range: Range<Int64>, place: GeoPoint?)?
         var first = 0
         while first < stops.count {
             var last = first
-            while last + 1 < stops.count, stops[last + 1].place == stops[first].place { last += 1 }
+            while last + 1 < stops.count, same(stops[last + 1].place, stops[first].place) { last += 1 }
             let range = stops[first].range.lowerBound..<stops[last].range.upperBound
             if last - first + 1 >= fewestStops, range.count >= shortest, range.count > best?.range.count ?? 0 {
                 best = (range, stops[first].place)
