@@ -23,4 +23,25 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 08:10:00", in: days).category == .commute)
         #expect(try slot(at: "2026-11-18 15:50:00", in: days).category == .commute)
     }
+
+    @Test("a round of the ward of a quarter hour or more, back to where it began, is part of the shift; the same walk from home and back is a walk")
+    func longRoundsAtWork() throws {
+        let ward = GeoPoint(lat: 52.5200 + 5_000 / 111_195.0, lon: 13.4050)
+        let pieces: [(MotionActivity, GeoPoint, Double)] = [
+            (.stationary, home, 420), (.walking, home, 2), (.stationary, home, 60), (.walking, home, 3), (.automotive, home, 15),  // at work by 08:20
+            (.stationary, ward, 100), (.walking, ward, 20), (.stationary, ward, 90), (.walking, ward, 25),  // rounds at 10:00 and 11:50
+            (.stationary, ward, 240), (.walking, ward, 3), (.automotive, ward, 15),  // driving home at 16:18
+            (.stationary, home, 100), (.walking, home, 20), (.stationary, home, 500),  // a walk round the block at 18:13
+        ]
+        let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        for instant in ["2026-11-18 10:10:00", "2026-11-18 12:00:00"] {
+            #expect(try slot(at: instant, in: days).category == .work, "\(instant)")
+        }
+        let shift = try slot(at: "2026-11-18 13:00:00", in: days)
+        #expect(shift.start == utc("2026-11-18 08:20:00") && shift.end == utc("2026-11-18 16:18:00"), "\(shift)")
+        // At home, twenty minutes out and back is a walk of its own.
+        let walk = try slot(at: "2026-11-18 18:20:00", in: days)
+        #expect(walk.start == utc("2026-11-18 18:13:00") && walk.end == utc("2026-11-18 18:33:00"), "\(walk)")
+        #expect(walk.category != .sleep)
+    }
 }
