@@ -17,4 +17,17 @@ extension PersonDrawnSlotsTests {
             #expect(try slot(at: instant, in: days).category == .exercise, "\(instant)")
         }
     }
+
+    @Test("an hour at the gym with twelve minutes' walking about it in the middle (the short stops in it too brief to part it) is exercise throughout")
+    func gymWithALongWalkAboutIt() throws {
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 450), (.walking, home, 2), (.stationary, home, 620)]
+        pieces += [(.walking, home, 3), (.cycling, home, 12), (.walking, gymPlace, 2)]  // at the gym from 18:09
+        pieces += [(.stationary, gymPlace, 12), (.walking, gymPlace, 1), (.stationary, gymPlace, 10), (.walking, gymPlace, 1), (.stationary, gymPlace, 12)]
+        pieces += [(.walking, gymPlace, 12), (.stationary, gymPlace, 7), (.walking, gymPlace, 1), (.stationary, gymPlace, 7)]  // until 19:12
+        pieces += [(.cycling, gymPlace, 12), (.walking, home, 2), (.stationary, home, 240), (.walking, home, 2), (.stationary, home, 500)]
+        let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        for instant in ["2026-11-18 18:12:00", "2026-11-18 18:40:00", "2026-11-18 18:50:00", "2026-11-18 19:08:00"] {
+            #expect(try slot(at: instant, in: days).category == .exercise, "\(instant)")
+        }
+    }
 }

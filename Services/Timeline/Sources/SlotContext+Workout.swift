@@ -1,6 +1,6 @@
 /// A workout: an outing to a place away from home and work, from arriving to leaving, whose stays
 /// are parted by moving about it (the walk to the next machine, a treadmill's run, the aisles
-/// between them) rather than going anywhere, is exercise when it lasts `workoutMinutes` and the
+/// between them, walking less than `roundOfTheWard`) rather than going anywhere, is exercise when it lasts `workoutMinutes` and the
 /// person never settles: it holds a run, or its stays are `workoutPieces` stillnesses or more,
 /// none `settled` long.
 extension SlotContext {
@@ -17,7 +17,7 @@ extension SlotContext {
             guard contexts.indices.contains(index), !spans[index].slot.isGap else { return false }
             switch contexts[index].activity {
             case .running: return true
-            case .walking: return contexts[index].isAboutOnePlace || spans[index].duration < tripOut
+            case .walking: return contexts[index].isAboutOnePlace || spans[index].duration < roundOfTheWard
             default: return false
             }
         }
