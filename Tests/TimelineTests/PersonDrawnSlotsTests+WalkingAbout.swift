@@ -26,12 +26,12 @@ extension PersonDrawnSlotsTests {
         return device(pieces)
     }
 
-    @Test("a trip to the shop is the walk there, shopping from the first stop to the last, and the walk back; fixes scattered about the shop change nothing", arguments: [false, true])
+    @Test("a trip to the shop is the walk there, shopping from the first fix at the shop (10:12) to the last stop, and the walk back; fixes scattered about the shop change nothing", arguments: [false, true])
     func shopAisles(scattered: Bool) throws {
         let days = try OfflineTimeline.days(scattered ? tripToTheShopScattered() : tripToTheShop(), timeZone: zone)
         let shopping = try slot(at: "2026-11-18 10:20:00", in: days)
         #expect(shopping.category == .shopping)
-        #expect(shopping.start == utc("2026-11-18 10:14:00"))
+        #expect(shopping.start == utc("2026-11-18 10:12:00"))
         #expect(shopping.end == utc("2026-11-18 10:36:00"))
         #expect(try slot(at: "2026-11-18 10:05:00", in: days).category == .commute)
         #expect(try slot(at: "2026-11-18 10:40:00", in: days).category == .commute)
@@ -48,5 +48,23 @@ extension PersonDrawnSlotsTests {
         let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
         #expect(try slot(at: "2026-11-18 09:30:00", in: days).category == .leisure)
         #expect(!days.flatMap(\.slots).contains { $0.category == .shopping })
+    }
+
+    @Test("walking the aisles on for eight minutes after the last stop (five minutes at the till), the fixes still at the shop: shopping until the last of them")
+    func shopAislesAfterTheLastStop() throws {
+        let shop = GeoPoint(lat: 52.5200 + 700 / 111_195.0, lon: 13.4050)
+        let aisle = GeoPoint(lat: shop.lat + 30 / 111_195.0, lon: shop.lon)
+        let halfway = GeoPoint(lat: 52.5200 + 350 / 111_195.0, lon: 13.4050)
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420), (.walking, home, 2), (.stationary, home, 180), (.walking, home, 10)]
+        for _ in 0..<7 { pieces += [(.walking, shop, 2), (.stationary, shop, 1)] }
+        pieces += [(.walking, shop, 2), (.stationary, shop, 5)]
+        // The aisles until 10:48 (fixes there at 10:40 and 10:44), home at 10:58.
+        pieces += [(.walking, aisle, 4), (.walking, shop, 4), (.walking, halfway, 10), (.stationary, home, 600)]
+        let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 10:37:00", in: days).category == .shopping)
+        let shopping = try slot(at: "2026-11-18 10:42:00", in: days)
+        #expect(shopping.category == .shopping)
+        #expect(shopping.end == utc("2026-11-18 10:44:00"), "\(shopping)")
+        #expect(try slot(at: "2026-11-18 10:52:00", in: days).category == .commute)
     }
 }

@@ -29,6 +29,7 @@ extension SlotContext {
             else if minutes <= 60 && previous?.endsANight == true { (.food, 0.7) }  // breakfast there
             else if isMealTime { (.food, 0.6) }  // a meal on a night away
             else if isWorkout { (.exercise, 0.7) }
+            else if visitMinutes < 15, [previous, next].contains(where: { $0?.isAboutOnePlace == true }) { (.shopping, 0.7) }  // at the till
             else if visitMinutes < 15, previous.map({ $0.activity != .stationary }) == true, next.map({ $0.activity != .stationary }) == true {
                 (.commute, 0.7)  // a stop on the way
             } else if visitMinutes < Self.longestWait, previous?.activity == .automotive, next?.activity == .automotive {

@@ -61,6 +61,8 @@ struct SlotContext: Sendable, Hashable {
         var isSleep: Bool
         /// A rest that ends in the `morning` (04:00 to noon, local): the end of a night, not a nap.
         var endsANight = false
+        /// Walking about one place (a shop's aisles).
+        var isAboutOnePlace = false
     }
 
     var isStay: Bool { activity == .stationary }
@@ -198,7 +200,7 @@ struct SlotContext: Sendable, Hashable {
 
     var asNeighbour: Neighbour {
         let end = (startMinute + minutes).truncatingRemainder(dividingBy: 1440)
-        return Neighbour(activity: activity, isSleep: isSleep, endsANight: isSleep && Self.morning.contains(end))
+        return Neighbour(activity: activity, isSleep: isSleep, endsANight: isSleep && Self.morning.contains(end), isAboutOnePlace: isAboutOnePlace)
     }
 
     /// A stillness that starts in the afternoon or evening and ends before the small hours: an

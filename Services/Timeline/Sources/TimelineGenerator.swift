@@ -31,7 +31,7 @@ public struct TimelineGenerator: Sendable {
     ) -> TimelineUpdate {
         let events = AnnotatedEvent.annotate(motion: motion, locations: locations, until: until)
         let segmentation = Segmenter(passes: passes).run(events)
-        let slots = slots(segmentation.spans, events: events, signs: charges.changes, edits: previous?.slots ?? [])
+        let slots = slots(segmentation.spans, events: events, fixes: locations.sorted { $0.timestamp < $1.timestamp }, signs: charges.changes, edits: previous?.slots ?? [])
         let anchor = chooseAnchor(segmentation, events: events, until: until, previous: nil)
         return TimelineUpdate(
             state: TimelineState(slots: slots, generatedUntil: until, anchor: anchor),
@@ -58,7 +58,8 @@ public struct TimelineGenerator: Sendable {
         guard segmenter.separates(before: anchor.before, tail: segmentation) else { return nil }
 
         let kept = state.slots.prefix { $0.start < anchor.start }
-        let tail = slots(segmentation.spans, events: events, signs: charges.changes, edits: state.slots[kept.count...])
+        let fixes = locations.sorted { $0.timestamp < $1.timestamp }
+        let tail = slots(segmentation.spans, events: events, fixes: fixes, signs: charges.changes, edits: state.slots[kept.count...])
         let next = chooseAnchor(segmentation, events: events, until: until, previous: anchor)
         return TimelineUpdate(
             state: TimelineState(slots: Array(kept) + tail, generatedUntil: until, anchor: next),
@@ -92,7 +93,7 @@ public struct TimelineGenerator: Sendable {
     /// `UsualMeal` where nothing shows one). A stay the data breaks into several spans with no
     /// movement between them (a sensor silent for half an hour) is split as one stillness.
     /// `signs` are the instants the charger was plugged in or out, in order.
-    func slots<Edits: Collection<TimeSlot>>(_ spans: [Span], events: [AnnotatedEvent], signs: [Int64] = [], edits: Edits) -> [TimeSlot] {
+    func slots<Edits: Collection<TimeSlot>>(_ spans: [Span], events: [AnnotatedEvent], fixes: [LocationEvent] = [], signs: [Int64] = [], edits: Edits) -> [TimeSlot] {
         var edited: [Int64: TimeSlot] = [:]
         for slot in edits where slot.edited { edited[slot.start] = slot }
         let days = timeZone.map(LocalDays.init)
@@ -104,7 +105,9 @@ public struct TimelineGenerator: Sendable {
         while index < spans.count {
             let span = spans[index]
             guard span.activity == .stationary else {
-                slots += Self.walkingAbout(Self.slot(span, events: events), span: span, events: events)
+                // A walk straight on from walking about one place (or a short stop after it) may still be about it.
+                let about = index > 0 && spans[index - 1].end == span.start ? Self.walkingAboutBefore(span.start, slots) : nil
+                slots += Self.walkingAbout(Self.slot(span, events: events), span: span, events: events, fixes: fixes, goingOnAbout: about)
                 index += 1
                 continue
             }
@@ -193,15 +196,30 @@ public struct TimelineGenerator: Sendable {
         return next < signs.count && signs[next] <= instant + NightSplit.signNear
     }
 
-    /// A walk's slot, split around walking about one place (`WalkingAbout`); other slots whole.
-    static func walkingAbout(_ slot: TimeSlot, span: Span, events: [AnnotatedEvent]) -> [TimeSlot] {
-        guard slot.activity == .walking, let about = WalkingAbout.stretch(events[span.first...span.last], start: span.start, end: span.end)
+    /// A walk's slot, split around walking about one place (`WalkingAbout`, with `fixes` in order),
+    /// or, going on from walking about `goingOnAbout`, at the end of walking about it; other slots whole.
+    static func walkingAbout(
+        _ slot: TimeSlot, span: Span, events: [AnnotatedEvent], fixes: [LocationEvent] = [], goingOnAbout: GeoPoint? = nil
+    ) -> [TimeSlot] {
+        guard slot.activity == .walking,
+              let about = WalkingAbout.stretch(events[span.first...span.last], fixes: fixes, start: span.start, end: span.end)
+                ?? goingOnAbout.flatMap({ WalkingAbout.goingOn(about: $0, fixes: fixes, start: span.start, end: span.end) })
         else { return [slot] }
         var middle = slot
         (middle.start, middle.location, middle.aboutOnePlace) = (about.range.lowerBound, about.place ?? slot.location, true)
         var after = slot
         after.start = about.range.upperBound
         return (about.range.lowerBound > span.start ? [slot] : []) + [middle] + (about.range.upperBound < span.end ? [after] : [])
+    }
+
+    /// The place of the walking about one place that the last of `slots` is, or the one before it
+    /// when the last is a stop under `SlotContext.tripOut` (at the till), up to `start`.
+    static func walkingAboutBefore(_ start: Int64, _ slots: [TimeSlot]) -> GeoPoint? {
+        guard let last = slots.last else { return nil }
+        if last.aboutOnePlace == true { return last.location }
+        guard last.activity == .stationary, start - last.start < SlotContext.tripOut, slots.count > 1,
+              slots[slots.count - 2].aboutOnePlace == true else { return nil }
+        return slots[slots.count - 2].location
     }
 
     /// The slot of a span: its top activity, the place where it spent most time.

@@ -10,8 +10,10 @@ enum WalkingAbout {
     /// The walk there and back are split off only when at least this long (shorter, they stay part of it).
     static let shortestWalk: Int64 = 3 * 60_000
 
-    /// The stretch of a walk's `events` from `start` to `end` spent walking about one place, and the place.
-    static func stretch(_ events: ArraySlice<AnnotatedEvent>, start: Int64, end: Int64) -> (range: Range<Int64>, place: GeoPoint?)? {
+    /// The stretch of a walk's `events` from `start` to `end` spent walking about one place, and the
+    /// place: from the first stop to the last, and on either side while the walk's `fixes` (in
+    /// order) stay within `onePlace` of it (walking the aisles before the first stop and after the last).
+    static func stretch(_ events: ArraySlice<AnnotatedEvent>, fixes: [LocationEvent] = [], start: Int64, end: Int64) -> (range: Range<Int64>, place: GeoPoint?)? {
         var stops: [(range: Range<Int64>, place: GeoPoint?)] = []
         for event in events where event.activity == .stationary {
             if let last = stops.last, last.range.upperBound == event.start, last.place == event.location {
@@ -36,8 +38,30 @@ enum WalkingAbout {
             first = last + 1
         }
         guard var best else { return nil }
+        if let place = best.place {
+            if let last = lastFixAbout(place, fixes: fixes, from: best.range.upperBound, to: end) {
+                best.range = best.range.lowerBound..<last
+            }
+            let before = fixes[..<fixes.partitioningIndex { $0.timestamp >= best.range.lowerBound }].reversed().prefix { $0.timestamp > start }
+            if let first = before.prefix(while: { $0.location.distance(to: place) <= onePlace }).last {
+                best.range = first.timestamp..<best.range.upperBound
+            }
+        }
         if best.range.lowerBound - start < shortestWalk { best.range = start..<best.range.upperBound }
         if end - best.range.upperBound < shortestWalk { best.range = best.range.lowerBound..<end }
         return best
+    }
+
+    /// The last of `fixes` from `from` to `to` in a run within `onePlace` of `place` from the first.
+    static func lastFixAbout(_ place: GeoPoint, fixes: [LocationEvent], from: Int64, to: Int64) -> Int64? {
+        fixes[fixes.partitioningIndex { $0.timestamp >= from }...].prefix { $0.timestamp < to }
+            .prefix { $0.location.distance(to: place) <= onePlace }.last?.timestamp
+    }
+
+    /// A walk from `start` to `end` straight on from walking about `place`: its stretch still about
+    /// it, while its fixes stay there (at least `shortestWalk`).
+    static func goingOn(about place: GeoPoint, fixes: [LocationEvent], start: Int64, end: Int64) -> (range: Range<Int64>, place: GeoPoint?)? {
+        guard let last = lastFixAbout(place, fixes: fixes, from: start, to: end), last - start >= shortestWalk else { return nil }
+        return (start..<(end - last < shortestWalk ? end : last), place)
     }
 }
