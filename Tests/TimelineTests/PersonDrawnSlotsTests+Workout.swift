@@ -30,4 +30,18 @@ extension PersonDrawnSlotsTests {
             #expect(try slot(at: instant, in: days).category == .exercise, "\(instant)")
         }
     }
+
+    @Test("three hours walking about a zoo, resting now and then, are an outing, not a workout, though the stretch between the first rest and the last is two hours")
+    func zooIsNoWorkout() throws {
+        let zoo = GeoPoint(lat: 52.5080, lon: 13.3370)
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 450), (.walking, home, 2), (.stationary, home, 400)]
+        pieces += [(.walking, home, 3), (.automotive, home, 20), (.walking, zoo, 38)]  // at the zoo from 14:35
+        pieces += [(.stationary, zoo, 7), (.walking, zoo, 16), (.stationary, zoo, 8), (.walking, zoo, 20), (.stationary, zoo, 10),
+                   (.walking, zoo, 17), (.stationary, zoo, 12), (.walking, zoo, 33)]  // until 17:49
+        pieces += [(.automotive, zoo, 20), (.walking, home, 2), (.stationary, home, 240), (.walking, home, 2), (.stationary, home, 500)]
+        let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        for instant in ["2026-11-18 15:30:00", "2026-11-18 16:30:00"] {
+            #expect(try slot(at: instant, in: days).category != .exercise, "\(instant)")
+        }
+    }
 }

@@ -8,8 +8,10 @@ extension SlotContext {
     static let workoutPieces = 3
     static let settled = 20.0
 
-    /// Marks the stays and the moving about of each workout (`isWorkout`).
-    static func markWorkouts(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
+    /// Marks the stays and the moving about of each workout (`isWorkout`). Walking at the place
+    /// (`places`) just before the first stay or after the last counts in its length: three hours
+    /// walking about a zoo are an outing, not a workout.
+    static func markWorkouts(_ contexts: inout [SlotContext], _ spans: [SlotSpan], places: DevicePlaces) {
         func stay(_ index: Int, at place: Int) -> Bool {
             contexts.indices.contains(index) && contexts[index].isStay && contexts[index].place == place && !spans[index].slot.isGap
         }
@@ -36,7 +38,13 @@ extension SlotContext {
             defer { first = last + 1 }
             let members = first...last
             let stays = members.filter { contexts[$0].isStay }
+            func walkingThere(_ index: Int) -> Bool {
+                contexts.indices.contains(index) && contexts[index].activity == .walking && !spans[index].slot.isGap
+                    && places.place(of: spans[index].slot.location) == place
+            }
+            let around = [first - 1, last + 1].filter(walkingThere).reduce(0) { $0 + contexts[$1].minutes }
             let minutes = members.reduce(0) { $0 + contexts[$1].minutes }
+            guard minutes + around <= workoutMinutes.upperBound else { continue }
             let pieces = Set(stays.map { contexts[$0].stillFirst }).count
             let longest = stays.map { contexts[$0].stillMinutes }.max() ?? 0
             let ran = members.contains { contexts[$0].activity == .running }

@@ -104,7 +104,7 @@ struct SlotContext: Sendable, Hashable {
         markVisits(&contexts, spans, places: places, days: LocalDays(timeZone))
         markBreakfasts(&contexts, spans)
         markBreaks(&contexts, spans)
-        markWorkouts(&contexts, spans)
+        markWorkouts(&contexts, spans, places: places)
         markWorkAtHome(&contexts, spans, places: places, days: LocalDays(timeZone))
         return contexts
     }
