@@ -23,6 +23,12 @@ struct SleepHabits: Sendable, Hashable {
     static let learnedMargin = 45.0
     /// Whether the bedtime is the person's own, learned from the nights seen, not the usual one.
     var ownBedtime: Bool { bedtimeMargin == Self.learnedMargin }
+    /// The earliest bedtime of the nights seen whole, of either kind, while too few are seen for the person's own.
+    var earliestBedtimeSeen: Double?
+    /// A time the person has been in bed by, if the nights seen tell one: their own bedtime, else
+    /// the earliest of the few nights seen (still from after it, the person may well be in bed:
+    /// each night's own bedtime seen is its last walk, after the stillness in question).
+    var inBedBy: Double? { ownBedtime ? bedtime : earliestBedtimeSeen }
     /// Before enough nights are seen: a still evening gives way to the night at 22:30 (most
     /// adults are in bed between 22:00 and midnight) when it began two hours before (later, the
     /// last sign of activity is going to bed), and a still morning ends at 08:00 when it goes on
@@ -59,6 +65,7 @@ struct SleepHabits: Sendable, Hashable {
         }
         // Bedtimes of nights seen whole: one cut short by missing data may have begun anywhere.
         let bedtimes = pick { $0.end == nil ? nil : $0.start }, wakeUps = pick(\.end)
+        earliestBedtimeSeen = nights.compactMap { $0.end == nil ? nil : $0.start }.min()
         if bedtimes.count >= Self.fewestNights {
             // Bedtimes kept to within `steadyBedtimes` are going to bed itself: the middle one.
             let steady = Self.quantile(bedtimes, 0.75) - Self.quantile(bedtimes, 0.25) <= Self.steadyBedtimes

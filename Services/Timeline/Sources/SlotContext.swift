@@ -360,10 +360,10 @@ struct SlotContext: Sendable, Hashable {
                 // phone was put to charge going to bed (the walk got up in the night).
                 let chargedForBed = restFollows && !restEnds && first > 0 && spans[first - 1].slot.endsAtCharger == true
                     && spans[last].slot.endsAtCharger != true && context.stillStart >= Double(NightSplit.lateEvening * 60)
-                // Still an hour or more from after the person's usual bedtime until a walk into the
-                // night: in bed already (the walk got up in the night).
+                // Still an hour or more from after the person's usual bedtime (`inBedBy`) until a walk
+                // into the night: in bed already (the walk got up in the night).
                 let usual = habits?[(context.weekday + 1) % 7 >= 5 ? 1 : 0]  // of the morning after
-                let inBed = after && !before && !byCharger && still >= 60 && usual.map { $0.ownBedtime && context.stillStart >= $0.bedtime } == true
+                let inBed = after && !before && !byCharger && still >= 60 && usual?.inBedBy.map { context.stillStart >= $0 } == true
                 contexts[index].isSleep = !risen && !homeLate && ((still >= 135 && (before || after) && !evening && !afternoon)
                     || smallHours || lateNight || chargedForBed || inBed)
             }
