@@ -132,3 +132,26 @@ extension PersonDrawnSlotsTests {
         #expect(night.category == .sleep && night.start == utc("2026-11-19 01:20:00"), "\(night)")
     }
 }
+
+/// A day's sleep the charger bounds.
+extension PersonDrawnSlotsTests {
+    @Test("home from a night shift, the phone on the charger at 07:50 and unplugged at 15:17: a walk at 13:45 is the bathroom, the day's sleep goes on until the charger")
+    func daysSleepOnTheCharger() throws {
+        var pieces = dayUntilTheShift + [(.walking, home, 3), (.automotive, home, 25), (.walking, office, 3)]
+        for _ in 0..<4 { pieces += [(.stationary, office, 150), (.walking, office, 3)] }
+        pieces += [
+            (.automotive, office, 25), (.walking, home, 2), (.stationary, home, 25), (.walking, home, 2), (.stationary, home, 350),
+            (.walking, home, 2), (.stationary, home, 90), (.walking, home, 2), (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 600),
+        ]
+        var events = device(pieces)
+        events.charges = [
+            ChargeEvent(timestamp: utc("2026-11-18 12:00:00"), charging: false), ChargeEvent(timestamp: utc("2026-11-19 07:50:00"), charging: true),
+            ChargeEvent(timestamp: utc("2026-11-19 15:17:00"), charging: false),
+        ]
+        let days = try OfflineTimeline.days(events, timeZone: zone)
+        #expect(try slot(at: "2026-11-19 11:00:00", in: days).category == .sleep)
+        #expect(try slot(at: "2026-11-19 14:30:00", in: days).category == .sleep)
+        #expect(try slot(at: "2026-11-19 15:15:00", in: days).category == .sleep)
+        #expect(try slot(at: "2026-11-19 15:30:00", in: days).category != .sleep)
+    }
+}

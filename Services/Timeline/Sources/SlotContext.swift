@@ -310,6 +310,18 @@ struct SlotContext: Sendable, Hashable {
         return Double(spans[first].start - spans[earliest].start) / 60_000
     }
 
+    /// Whether the rest at home ending at `index` began as the charger was plugged in (or out), or
+    /// up to `tripOut` after.
+    static func restStartsAtCharger(_ index: Int, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Bool {
+        guard contexts[index].isSleep else { return false }
+        var first = index
+        while first > 0, contexts[first - 1].isStay, contexts[first - 1].isSleep, contexts[first - 1].kind == .home, !spans[first - 1].slot.isGap {
+            first -= 1
+        }
+        // Plugged in a few minutes before lying down (a walk between) counts too.
+        return spans[..<first].reversed().prefix { spans[first].start - $0.end <= tripOut }.contains { $0.slot.endsAtCharger == true }
+    }
+
     /// Marks the stays at home next to a rest that belong to it (judged as whole stillnesses: a
     /// stillness cut at working hours is one), but for the quarter hours the person is up (`isUp`);
     /// away, an hour or more still after a walk in a night there, mostly before the usual hour of
@@ -364,8 +376,13 @@ struct SlotContext: Sendable, Hashable {
                 // into the night: in bed already (the walk got up in the night).
                 let usual = habits?[(context.weekday + 1) % 7 >= 5 ? 1 : 0]  // of the morning after
                 let inBed = after && !before && !byCharger && still >= 60 && usual?.inBedBy.map { context.stillStart >= $0 } == true
+                // The charger plugged in as the rest before began and unplugged ending this stillness, an
+                // hour or more: the phone charged through the rest (a day's sleep), the walk got up in it
+                // (shorter, the walk was getting up and the phone unplugged after).
+                let chargedThrough = before && !after && still >= 60 && spans[last].slot.endsAtCharger == true
+                    && restStartsAtCharger(first - 1, contexts, spans)
                 contexts[index].isSleep = !risen && !homeLate && ((still >= 135 && (before || after) && !evening && !afternoon)
-                    || smallHours || lateNight || chargedForBed || inBed)
+                    || smallHours || lateNight || chargedForBed || inBed || chargedThrough)
             }
         }
     }
