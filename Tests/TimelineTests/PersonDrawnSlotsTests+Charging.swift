@@ -155,3 +155,16 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-19 15:30:00", in: days).category != .sleep)
     }
 }
+
+/// The first state a phone reports.
+extension PersonDrawnSlotsTests {
+    @Test("a child's first day, the phone down from 16:40 and its first state report the charger plugged in at 21:10: the night begins at 21:10, not at the usual 22:30")
+    func firstReportIsTheCharger() throws {
+        var events = schoolDay(phoneDownAllEvening: true)
+        events.charges = [ChargeEvent(timestamp: utc("2026-11-18 21:10:00"), charging: true), ChargeEvent(timestamp: utc("2026-11-19 06:45:00"), charging: false)]
+        let days = try OfflineTimeline.days(events, timeZone: zone)
+        let night = try slot(at: "2026-11-18 21:30:00", in: days)
+        #expect(night.category == .sleep && night.start == utc("2026-11-18 21:10:00"), "\(night)")
+        #expect(try slot(at: "2026-11-18 21:00:00", in: days).category == .leisure)
+    }
+}

@@ -25,12 +25,14 @@ public struct ChargeEvent: Sendable, Codable, Hashable {
 }
 
 extension [ChargeEvent] {
-    /// The instants the charging state changed, in order (repeats of one state dropped).
+    /// The instants the charging state changed, in order (repeats of one state dropped). The first
+    /// report is one: phones report the battery's state when it changes (a report with every fix,
+    /// as OwnTracks sends, begins with the data and cuts nothing).
     var changes: [Int64] {
         var changes: [Int64] = []
         var state: Bool?
         for event in sorted(by: { $0.timestamp < $1.timestamp }) where event.charging != state {
-            if state != nil { changes.append(event.timestamp) }
+            changes.append(event.timestamp)
             state = event.charging
         }
         return changes
