@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 CONFIG ?= debug
 
-.PHONY: deps build run test bench demo compose-check compose-test clean stop
+.PHONY: deps build run test bench demo compose-check compose-test clean stop timeline-check
 
 ## Install the Debian packages Guardian needs (only the missing ones).
 deps:
@@ -55,6 +55,10 @@ bench:
 
 compose-check:
 	@scripts/check-compose.sh
+
+## The timeline on labelled days made apart from its own generator (docs/timeline.md; python3, about 3 s).
+timeline-check: build
+	@python3 scripts/timeline-check/score.py --bin "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/guardian"
 
 ## compose/docker-compose.yml on podman with Docker's compose CLI, tested from outside (README: Docker).
 compose-test: deps
