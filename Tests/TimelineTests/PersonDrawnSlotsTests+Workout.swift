@@ -44,4 +44,23 @@ extension PersonDrawnSlotsTests {
             #expect(try slot(at: instant, in: days).category != .exercise, "\(instant)")
         }
     }
+
+    @Test("an hour at the gym in two stays of 20 minutes, eleven minutes' walking about it after each, is exercise; two such stays parted by a short walk (a waiting room, then the doctor) are not")
+    func gymInTwoStays() throws {
+        func visit(_ walk: Double) throws -> [DayTimeline] {
+            var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 450), (.walking, home, 2), (.stationary, home, 620)]
+            pieces += [(.walking, home, 3), (.cycling, home, 12), (.walking, gymPlace, 2)]  // there from 18:09
+            pieces += [(.stationary, gymPlace, 20), (.walking, gymPlace, walk), (.stationary, gymPlace, 22), (.walking, gymPlace, walk)]
+            pieces += [(.cycling, gymPlace, 12), (.walking, home, 2), (.stationary, home, 240), (.walking, home, 2), (.stationary, home, 500)]
+            return try OfflineTimeline.days(device(pieces), timeZone: zone)
+        }
+        let gym = try visit(11)
+        for instant in ["2026-11-18 18:20:00", "2026-11-18 18:35:00", "2026-11-18 18:50:00"] {
+            #expect(try slot(at: instant, in: gym).category == .exercise, "\(instant)")
+        }
+        let doctor = try visit(3)
+        for instant in ["2026-11-18 18:20:00", "2026-11-18 18:40:00"] {
+            #expect(try slot(at: instant, in: doctor).category != .exercise, "\(instant)")
+        }
+    }
 }
