@@ -137,10 +137,8 @@ extension PersonDrawnSlotsTests {
 extension PersonDrawnSlotsTests {
     @Test("home from a night shift, the phone on the charger at 07:50 and unplugged at 15:17: a walk at 13:45 is the bathroom, the day's sleep goes on until the charger")
     func daysSleepOnTheCharger() throws {
-        var pieces = dayUntilTheShift + [(.walking, home, 3), (.automotive, home, 25), (.walking, office, 3)]
-        for _ in 0..<4 { pieces += [(.stationary, office, 150), (.walking, office, 3)] }
-        pieces += [
-            (.automotive, office, 25), (.walking, home, 2), (.stationary, home, 25), (.walking, home, 2), (.stationary, home, 350),
+        let pieces = nightShiftUntilHome() + [
+            (.stationary, home, 25), (.walking, home, 2), (.stationary, home, 350),
             (.walking, home, 2), (.stationary, home, 90), (.walking, home, 2), (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 600),
         ]
         var events = device(pieces)

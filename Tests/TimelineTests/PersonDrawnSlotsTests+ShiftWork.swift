@@ -13,19 +13,19 @@ extension PersonDrawnSlotsTests {
         ]
     }
 
+    /// `day` at home (`dayUntilTheShift` unless given), then a drive to a night at the office, walking
+    /// about it every two and a half hours, and home 10 h 10 min after leaving (at 07:28 after `dayUntilTheShift`).
+    func nightShiftUntilHome(after day: [(MotionActivity, GeoPoint, Double)]? = nil) -> [(MotionActivity, GeoPoint, Double)] {
+        var pieces = (day ?? dayUntilTheShift) + [(.walking, home, 3), (.automotive, home, 25), (.walking, office, 3)]
+        for _ in 0..<4 { pieces += [(.stationary, office, 150), (.walking, office, 3)] }
+        return pieces + [(.automotive, office, 25), (.walking, home, 2)]
+    }
+
     /// Wednesday: the night at home, the morning up, lunch, still from 13:16 to 17:46, the
     /// evening at home, then (`nightShift`) a drive at 20:18 to a night at the office, walking
     /// about it every two and a half hours, home at 07:30 to bed; else the night at home.
     func dayBeforeANight(nightShift: Bool) -> OfflineTimeline.DeviceEvents {
-        var pieces = dayUntilTheShift
-        if nightShift {
-            pieces += [(.walking, home, 3), (.automotive, home, 25), (.walking, office, 3)]
-            for _ in 0..<4 { pieces += [(.stationary, office, 150), (.walking, office, 3)] }
-            pieces += [(.automotive, office, 25), (.walking, home, 2), (.stationary, home, 420)]
-        } else {
-            pieces += [(.walking, home, 2), (.stationary, home, 600)]
-        }
-        return device(pieces)
+        device(nightShift ? nightShiftUntilHome() + [(.stationary, home, 420)] : dayUntilTheShift + [(.walking, home, 2), (.stationary, home, 600)])
     }
 
     @Test("an afternoon still at home before a night shift is a nap; before a night at home it is no sleep")
@@ -67,11 +67,9 @@ extension PersonDrawnSlotsTests {
 
     @Test("a day's sleep after a night shift broken by a walk (the bathroom at 10:40) is one rest: 2¾ hours and 2½ hours")
     func daysSleepBrokenByAWalk() throws {
-        var pieces = dayUntilTheShift + [(.walking, home, 3), (.automotive, home, 25), (.walking, office, 3)]
-        for _ in 0..<4 { pieces += [(.stationary, office, 150), (.walking, office, 3)] }
         // Home at 07:28, breakfast, asleep 07:55 to 10:40 and 10:42 to 13:12, then the afternoon up and about.
-        pieces += [
-            (.automotive, office, 25), (.walking, home, 2), (.stationary, home, 25), (.walking, home, 2), (.stationary, home, 165),
+        let pieces = nightShiftUntilHome() + [
+            (.stationary, home, 25), (.walking, home, 2), (.stationary, home, 165),
             (.walking, home, 2), (.stationary, home, 150), (.walking, home, 2), (.stationary, home, 90), (.walking, home, 2),
             (.stationary, home, 90), (.walking, home, 2), (.stationary, home, 114), (.walking, home, 2), (.stationary, home, 600),
         ]
@@ -167,9 +165,7 @@ extension PersonDrawnSlotsTests {
     /// A night on the ward from 20:00 after `pieces` at home from Wednesday midnight, walking about it
     /// every two and a half hours, home at 07:30 to bed.
     func beforeANightShift(_ pieces: [(MotionActivity, GeoPoint, Double)]) -> OfflineTimeline.DeviceEvents {
-        var all = pieces + [(.walking, home, 3), (.automotive, home, 25), (.walking, office, 3)]
-        for _ in 0..<4 { all += [(.stationary, office, 150), (.walking, office, 3)] }
-        return device(all + [(.automotive, office, 25), (.walking, home, 2), (.stationary, home, 420)])
+        device(nightShiftUntilHome(after: pieces) + [(.stationary, home, 420)])
     }
 
     @Test("before a night shift, two and a half hours still from 14:30 are a nap; a stillness ending as the person leaves is not, nor one begun in the morning")
@@ -192,11 +188,9 @@ extension PersonDrawnSlotsTests {
 
     @Test("a day's sleep after a night shift ends at the first walk after six hours of it: the still afternoon after is up")
     func upAfterADaysSleep() throws {
-        var pieces = dayUntilTheShift + [(.walking, home, 3), (.automotive, home, 25), (.walking, office, 3)]
-        for _ in 0..<4 { pieces += [(.stationary, office, 150), (.walking, office, 3)] }
         // Home at 07:28, breakfast, asleep 07:55 to 14:25, then still on the sofa until 18:00.
-        pieces += [
-            (.automotive, office, 25), (.walking, home, 2), (.stationary, home, 25), (.walking, home, 2), (.stationary, home, 390),
+        let pieces = nightShiftUntilHome() + [
+            (.stationary, home, 25), (.walking, home, 2), (.stationary, home, 390),
             (.walking, home, 2), (.stationary, home, 213), (.walking, home, 2), (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 600),
         ]
         let days = try OfflineTimeline.days(device(pieces), timeZone: zone)

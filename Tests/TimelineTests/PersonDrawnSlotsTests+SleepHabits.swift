@@ -447,12 +447,7 @@ extension PersonDrawnSlotsTests {
 
     @Test("a first day whose data ends still at 23:59, the phone down since 16:40: asleep from 22:30; for someone up at 10:00 that day, not yet")
     func nightInProgressFromTheAfternoon() throws {
-        // A child's first school day, home at 16:40.
-        let days = try OfflineTimeline.days(device([
-            (.stationary, home, 430), (.walking, home, 2), (.stationary, home, 20), (.walking, home, 16),
-            (.stationary, school, 120), (.walking, school, 2), (.stationary, school, 150), (.walking, school, 2),
-            (.stationary, school, 238), (.walking, school, 20), (.stationary, home, 439),
-        ]), timeZone: zone)
+        let days = try OfflineTimeline.days(device(schoolDayUntilHome + [(.stationary, home, 439)]), timeZone: zone)
         let night = try slot(at: "2026-11-18 23:30:00", in: days)
         #expect(night.category == .sleep && night.start == utc("2026-11-18 22:30:00"), "\(night)")
         #expect(try slot(at: "2026-11-18 21:00:00", in: days).category == .leisure)

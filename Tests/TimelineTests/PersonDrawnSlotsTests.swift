@@ -65,13 +65,18 @@ struct PersonDrawnSlotsTests {
         return try #require(days.flatMap(\.slots).first { $0.start <= instant && instant < $0.end })
     }
 
-    /// A child's first school day: home at 16:40, the evening on the sofa, asleep at 20:32.
-    func schoolDay(phoneDownAllEvening: Bool) -> OfflineTimeline.DeviceEvents {
-        var pieces: [(MotionActivity, GeoPoint, Double)] = [
+    /// A child's first school day until coming home at 16:40.
+    var schoolDayUntilHome: [(MotionActivity, GeoPoint, Double)] {
+        [
             (.stationary, home, 430), (.walking, home, 2), (.stationary, home, 20), (.walking, home, 16),
             (.stationary, school, 120), (.walking, school, 2), (.stationary, school, 150), (.walking, school, 2),
             (.stationary, school, 238), (.walking, school, 20),
         ]
+    }
+
+    /// A child's first school day: home at 16:40, the evening on the sofa, asleep at 20:32.
+    func schoolDay(phoneDownAllEvening: Bool) -> OfflineTimeline.DeviceEvents {
+        var pieces = schoolDayUntilHome
         pieces += phoneDownAllEvening ? [(.stationary, home, 850)] : [(.stationary, home, 230), (.walking, home, 2), (.stationary, home, 618)]
         return device(pieces)
     }
