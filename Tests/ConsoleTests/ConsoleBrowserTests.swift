@@ -17,8 +17,7 @@ struct ConsoleBrowserTests {
         process.arguments = ["python3", "-c", "import selenium"]
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        return process.waitForExit(within: 60) && process.terminationStatus == 0
     }()
     static let available = chromium != nil && driver != nil && selenium
     static let missing = [chromium == nil ? "chromium" : nil, driver == nil ? "chromium-driver" : nil, selenium ? nil : "selenium (pip)"]

@@ -109,8 +109,7 @@ struct StorageFaultTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        return process.waitForExit(within: 60) && process.terminationStatus == 0
     }()
     static var unshareFlags: [String] { getuid() == 0 ? ["-m"] : ["-r", "-m"] }
 

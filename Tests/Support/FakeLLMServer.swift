@@ -21,8 +21,7 @@ public final class FakeLLMServer: @unchecked Sendable {
         probe.standardOutput = FileHandle.nullDevice
         probe.standardError = FileHandle.nullDevice
         guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
+        return probe.waitForExit(within: 60) && probe.terminationStatus == 0
     }
 
     /// Starts the server; `slowSeconds` is how long mode `slow` takes to answer.
@@ -57,19 +56,13 @@ public final class FakeLLMServer: @unchecked Sendable {
         return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
 
-    /// SIGTERM, then SIGKILL if the server is still running after 2 s. Never waits longer than 7 s
-    /// in all: it runs in tests' `defer`, on one of the few threads every test's tasks share, and a
-    /// wait with no end there (`waitUntilExit`) once held a whole test run.
+    /// SIGTERM, then SIGKILL if the server is still running after 2 s (`waitForExit`): it runs in
+    /// tests' `defer`, on one of the few threads every test's tasks share.
     public func stop() {
         lock.lock()
         defer { lock.unlock() }
         guard process.isRunning else { return }
         process.terminate()
-        var deadline = Date().addingTimeInterval(2)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        deadline = Date().addingTimeInterval(5)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
+        process.waitForExit(within: 2)
     }
 }

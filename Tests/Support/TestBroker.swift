@@ -204,7 +204,7 @@ public final class TestBroker: @unchecked Sendable {
         process.arguments = [repositoryRoot.appendingPathComponent("scripts/make-certificates.sh").path, directory.path]
         process.standardError = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
+        guard process.waitForExit(within: 300) else { throw TestBrokerError.cannotStart("make-certificates.sh still running after 300 s") }
         guard process.terminationStatus == 0 else {
             throw TestBrokerError.cannotStart("make-certificates.sh exited with \(process.terminationStatus)")
         }

@@ -92,7 +92,8 @@ public struct TimelineGenerator: Sendable {
     /// around a meal (`MealEnd`, before getting up or going out, after coming home at dinner time;
     /// `UsualMeal` where nothing shows one). A stay the data breaks into several spans with no
     /// movement between them (a sensor silent for half an hour) is split as one stillness.
-    /// `signs` are the instants the charger was plugged in or out, in order.
+    /// `signs` are the instants the charger was plugged in or out, in order; `fixes` the locations,
+    /// in order (where walking about one place begins and ends).
     func slots<Edits: Collection<TimeSlot>>(_ spans: [Span], events: [AnnotatedEvent], fixes: [LocationEvent] = [], signs: [Int64] = [], edits: Edits) -> [TimeSlot] {
         var edited: [Int64: TimeSlot] = [:]
         for slot in edits where slot.edited { edited[slot.start] = slot }
