@@ -299,27 +299,29 @@ struct SlotContext: Sendable, Hashable {
     /// A rest by day this long (minutes) is a whole day's sleep: the walk after it is getting up.
     static let wholeDayRest = 6.0 * 60
 
-    /// The minutes of rest at home just before the stillness beginning at `first`: the stays
-    /// marked as sleep back to the last that was not.
-    static func restBefore(_ first: Int, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Double {
+    /// The first stay of the rest at home just before the stillness beginning at `first`: the stays
+    /// marked as sleep back to the last that was not (`first` itself when there is none).
+    static func restStart(before first: Int, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Int {
         var earliest = first
         while earliest > 0, contexts[earliest - 1].isStay, contexts[earliest - 1].isSleep, contexts[earliest - 1].kind == .home,
               !spans[earliest - 1].slot.isGap {
             earliest -= 1
         }
-        return Double(spans[first].start - spans[earliest].start) / 60_000
+        return earliest
     }
 
-    /// Whether the rest at home ending at `index` began as the charger was plugged in (or out), or
-    /// up to `tripOut` after.
-    static func restStartsAtCharger(_ index: Int, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Bool {
-        guard contexts[index].isSleep else { return false }
-        var first = index
-        while first > 0, contexts[first - 1].isStay, contexts[first - 1].isSleep, contexts[first - 1].kind == .home, !spans[first - 1].slot.isGap {
-            first -= 1
-        }
+    /// The minutes of rest at home just before the stillness beginning at `first`.
+    static func restBefore(_ first: Int, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Double {
+        Double(spans[first].start - spans[restStart(before: first, contexts, spans)].start) / 60_000
+    }
+
+    /// Whether the rest at home just before the stillness beginning at `first` began as the charger
+    /// was plugged in (or out), or up to `tripOut` after.
+    static func restBeganAtCharger(before first: Int, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Bool {
+        let start = restStart(before: first, contexts, spans)
+        guard start < first else { return false }
         // Plugged in a few minutes before lying down (a walk between) counts too.
-        return spans[..<first].reversed().prefix { spans[first].start - $0.end <= tripOut }.contains { $0.slot.endsAtCharger == true }
+        return spans[..<start].reversed().prefix { spans[start].start - $0.end <= tripOut }.contains { $0.slot.endsAtCharger == true }
     }
 
     /// Marks the stays at home next to a rest that belong to it (judged as whole stillnesses: a
@@ -380,7 +382,7 @@ struct SlotContext: Sendable, Hashable {
                 // hour or more: the phone charged through the rest (a day's sleep), the walk got up in it
                 // (shorter, the walk was getting up and the phone unplugged after).
                 let chargedThrough = before && !after && still >= 60 && spans[last].slot.endsAtCharger == true
-                    && restStartsAtCharger(first - 1, contexts, spans)
+                    && restBeganAtCharger(before: first, contexts, spans)
                 contexts[index].isSleep = !risen && !homeLate && ((still >= 135 && (before || after) && !evening && !afternoon)
                     || smallHours || lateNight || chargedForBed || inBed || chargedThrough)
             }
