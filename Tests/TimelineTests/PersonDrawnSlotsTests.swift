@@ -110,12 +110,7 @@ struct PersonDrawnSlotsTests {
 
     @Test("a lunch at a café 200 m from the office is its own slot, food, between two work slots")
     func lunchNearWork() throws {
-        let days = try OfflineTimeline.days(device([
-            (.stationary, home, 410), (.walking, home, 3), (.automotive, home, 25), (.walking, office, 3),
-            (.stationary, office, 260), (.walking, office, 4), (.stationary, cafe, 25), (.walking, cafe, 4),
-            (.stationary, office, 275), (.walking, office, 3), (.automotive, office, 28), (.walking, home, 3),
-            (.stationary, home, 180), (.walking, home, 2), (.stationary, home, 500),
-        ]), timeZone: zone)
+        let days = try OfflineTimeline.days(officeDayWithLunchOut(walk: 4, lunch: 25, afternoon: 275), timeZone: zone)
         let lunch = try slot(at: "2026-11-18 12:00:00", in: days)
         #expect(lunch.category == .food)
         #expect(lunch.end - lunch.start < 40 * minute)
