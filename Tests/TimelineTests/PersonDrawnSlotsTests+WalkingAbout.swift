@@ -67,4 +67,58 @@ extension PersonDrawnSlotsTests {
         #expect(shopping.end == utc("2026-11-18 10:44:00"), "\(shopping)")
         #expect(try slot(at: "2026-11-18 10:52:00", in: days).category == .commute)
     }
+
+    /// Wednesday at home until 10:02, a walk to the shop (a fix halfway at 10:08), `before` minutes walking
+    /// about it (fixes at 10:12, and 30 m off at 10:17), six minutes at the till, and eight more
+    /// minutes' walking about it (fixes at the till's end and 4 minutes later) before walking home.
+    /// `astray`: the first fix after the till 150 m off (a fix's error), two minutes before the next at the shop.
+    func oneStopAtTheShop(before: Double, astray: Bool = false) -> [(MotionActivity, GeoPoint, Double)] {
+        let shop = GeoPoint(lat: 52.5200 + 700 / 111_195.0, lon: 13.4050)
+        let aisle = GeoPoint(lat: shop.lat + 30 / 111_195.0, lon: shop.lon)
+        let halfway = GeoPoint(lat: 52.5200 + 350 / 111_195.0, lon: 13.4050)
+        return [
+            (.stationary, home, 420), (.walking, home, 2), (.stationary, home, 180), (.walking, home, 6), (.walking, halfway, 4),
+            (.walking, shop, 5), (.walking, aisle, before - 5), (.stationary, shop, 6),
+        ] + (astray ? [(.walking, GeoPoint(lat: shop.lat, lon: shop.lon + 150 / 67_700.0), 2), (.walking, aisle, 2)] : [(.walking, aisle, 4)]) + [
+            (.walking, shop, 4), (.walking, halfway, 6), (.stationary, home, 600),
+        ]
+    }
+
+    @Test("walking a shop's aisles for nine minutes before a single stop at the till and on after it: shopping from the first fix at the shop to the last, the walks there and back commuting; one fix astray changes nothing", arguments: [false, true])
+    func shopAislesAroundOneStop(astray: Bool) throws {
+        let days = try OfflineTimeline.days(device(oneStopAtTheShop(before: 9, astray: astray)), timeZone: zone)
+        let shopping = try slot(at: "2026-11-18 10:14:00", in: days)
+        #expect(shopping.category == .shopping)
+        #expect(shopping.start == utc("2026-11-18 10:12:00"))
+        #expect(try slot(at: "2026-11-18 10:24:00", in: days).category == .shopping)
+        let after = try slot(at: "2026-11-18 10:29:00", in: days)
+        #expect(after.category == .shopping)
+        #expect(after.end == utc("2026-11-18 10:31:00"), "\(after)")
+        #expect(try slot(at: "2026-11-18 10:05:00", in: days).category == .commute)
+        #expect(try slot(at: "2026-11-18 10:38:00", in: days).category == .commute)
+    }
+
+    @Test("twenty minutes' walking about one place before a single short stop is a walk in a park, not shopping")
+    func walkInTheParkBeforeABench() throws {
+        let days = try OfflineTimeline.days(device(oneStopAtTheShop(before: 20)), timeZone: zone)
+        #expect(!days.flatMap(\.slots).contains { $0.category == .shopping }, "\(days.flatMap(\.slots))")
+    }
+
+    @Test("two stops at a shop parted by five minutes in its aisles, after walking about it: shopping from the first fix there to the end of the second stop")
+    func shopAislesBetweenTwoStops() throws {
+        let shop = GeoPoint(lat: 52.5200 + 700 / 111_195.0, lon: 13.4050)
+        let aisle = GeoPoint(lat: shop.lat + 30 / 111_195.0, lon: shop.lon)
+        let halfway = GeoPoint(lat: 52.5200 + 350 / 111_195.0, lon: 13.4050)
+        let pieces: [(MotionActivity, GeoPoint, Double)] = [
+            (.stationary, home, 420), (.walking, home, 2), (.stationary, home, 180), (.walking, home, 6), (.walking, halfway, 4),
+            (.walking, shop, 5), (.walking, aisle, 4), (.stationary, shop, 6), (.walking, aisle, 5), (.stationary, shop, 6),
+            (.walking, halfway, 10), (.stationary, home, 600),
+        ]
+        let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        let shopping = try slot(at: "2026-11-18 10:30:00", in: days)
+        #expect(shopping.category == .shopping)
+        #expect(shopping.start == utc("2026-11-18 10:12:00"), "\(shopping)")
+        #expect(shopping.end == utc("2026-11-18 10:38:00"), "\(shopping)")
+        #expect(try slot(at: "2026-11-18 10:40:00", in: days).category == .commute)
+    }
 }

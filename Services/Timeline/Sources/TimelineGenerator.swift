@@ -108,7 +108,9 @@ public struct TimelineGenerator: Sendable {
             guard span.activity == .stationary else {
                 // A walk straight on from walking about one place (or a short stop after it) may still be about it.
                 let about = index > 0 && spans[index - 1].end == span.start ? Self.walkingAboutBefore(span.start, slots) : nil
-                slots += Self.walkingAbout(Self.slot(span, events: events), span: span, events: events, fixes: fixes, goingOnAbout: about)
+                slots += Self.walkingAbout(
+                    Self.slot(span, events: events), span: span, events: events, fixes: fixes, goingOnAbout: about,
+                    stopAt: Self.shortStop(spans, events: events, at: index + 1))
                 index += 1
                 continue
             }
@@ -197,14 +199,26 @@ public struct TimelineGenerator: Sendable {
         return next < signs.count && signs[next] <= instant + NightSplit.signNear
     }
 
+    /// The place of the span at `index` when it is a short stop (under `SlotContext.tripOut`) right after
+    /// the span before it, and the stillness ends with it.
+    static func shortStop(_ spans: [Span], events: [AnnotatedEvent], at index: Int) -> GeoPoint? {
+        guard index > 0, index < spans.count, spans[index].activity == .stationary, spans[index - 1].end == spans[index].start,
+              spans[index].end - spans[index].start < SlotContext.tripOut,
+              !(index + 1 < spans.count && continuesStillness(spans, events: events, at: index + 1)) else { return nil }
+        return slot(spans[index], events: events).location
+    }
+
     /// A walk's slot, split around walking about one place (`WalkingAbout`, with `fixes` in order),
-    /// or, going on from walking about `goingOnAbout`, at the end of walking about it; other slots whole.
+    /// or, going on from walking about `goingOnAbout`, at the end of walking about it, or, ending at a
+    /// short stop at `stopAt` (the till), where walking about its place begins; other slots whole.
     static func walkingAbout(
-        _ slot: TimeSlot, span: Span, events: [AnnotatedEvent], fixes: [LocationEvent] = [], goingOnAbout: GeoPoint? = nil
+        _ slot: TimeSlot, span: Span, events: [AnnotatedEvent], fixes: [LocationEvent] = [], goingOnAbout: GeoPoint? = nil, stopAt: GeoPoint? = nil
     ) -> [TimeSlot] {
         guard slot.activity == .walking,
               let about = WalkingAbout.stretch(events[span.first...span.last], fixes: fixes, start: span.start, end: span.end)
+                ?? goingOnAbout.flatMap({ place in stopAt.flatMap { WalkingAbout.between(stopsAt: place, and: $0, fixes: fixes, start: span.start, end: span.end) } })
                 ?? goingOnAbout.flatMap({ WalkingAbout.goingOn(about: $0, fixes: fixes, start: span.start, end: span.end) })
+                ?? stopAt.flatMap({ WalkingAbout.endingAt($0, fixes: fixes, start: span.start, end: span.end) })
         else { return [slot] }
         var middle = slot
         (middle.start, middle.location, middle.aboutOnePlace) = (about.range.lowerBound, about.place ?? slot.location, true)

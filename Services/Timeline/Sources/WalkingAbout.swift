@@ -9,6 +9,8 @@ enum WalkingAbout {
     static let onePlace = 100.0
     /// The walk there and back are split off only when at least this long (shorter, they stay part of it).
     static let shortestWalk: Int64 = 3 * 60_000
+    /// Walking about a place between stops there at most this long: longer without a stop is a walk.
+    static let longestAisles: Int64 = 15 * 60_000
 
     /// The stretch of a walk's `events` from `start` to `end` spent walking about one place, and the
     /// place: from the first stop to the last, and on either side while the walk's `fixes` (in
@@ -42,9 +44,8 @@ enum WalkingAbout {
             if let last = lastFixAbout(place, fixes: fixes, from: best.range.upperBound, to: end) {
                 best.range = best.range.lowerBound..<last
             }
-            let before = fixes[..<fixes.partitioningIndex { $0.timestamp >= best.range.lowerBound }].reversed().prefix { $0.timestamp > start }
-            if let first = before.prefix(while: { $0.location.distance(to: place) <= onePlace }).last {
-                best.range = first.timestamp..<best.range.upperBound
+            if let first = firstFixAbout(place, fixes: fixes, from: start, to: best.range.lowerBound) {
+                best.range = first..<best.range.upperBound
             }
         }
         if best.range.lowerBound - start < shortestWalk { best.range = start..<best.range.upperBound }
@@ -54,8 +55,49 @@ enum WalkingAbout {
 
     /// The last of `fixes` from `from` to `to` in a run within `onePlace` of `place` from the first.
     static func lastFixAbout(_ place: GeoPoint, fixes: [LocationEvent], from: Int64, to: Int64) -> Int64? {
-        fixes[fixes.partitioningIndex { $0.timestamp >= from }...].prefix { $0.timestamp < to }
-            .prefix { $0.location.distance(to: place) <= onePlace }.last?.timestamp
+        lastOfRun(about: place, fixes[fixes.partitioningIndex { $0.timestamp >= from }...].prefix { $0.timestamp < to })
+    }
+
+    /// The first of `fixes` after `from` up to `to` in a run within `onePlace` of `place` back from the last.
+    static func firstFixAbout(_ place: GeoPoint, fixes: [LocationEvent], from: Int64, to: Int64) -> Int64? {
+        lastOfRun(about: place, fixes[..<fixes.partitioningIndex { $0.timestamp >= to }].reversed().prefix { $0.timestamp > from })
+    }
+
+    /// The instant of the last of `fixes` (in the order walked through, from the place) in a run within
+    /// `onePlace` of `place`: one fix astray before one near it is the fix's error, not a walk away.
+    static func lastOfRun<Fixes: Sequence<LocationEvent>>(about place: GeoPoint, _ fixes: Fixes) -> Int64? {
+        var last: Int64?, astray = false
+        for fix in fixes {
+            if fix.location.distance(to: place) <= onePlace {
+                (last, astray) = (fix.timestamp, false)
+            } else if astray {
+                break
+            } else {
+                astray = true
+            }
+        }
+        return last
+    }
+
+    /// A walk from `start` to `end` there and on to a short stop at `place` (a till): its end about the
+    /// place while its fixes stay there, the aisles walked before the stop (each at least `shortestWalk`,
+    /// the aisles at most `longestAisles`: longer, it is a walk in a park).
+    static func endingAt(_ place: GeoPoint, fixes: [LocationEvent], start: Int64, end: Int64) -> (range: Range<Int64>, place: GeoPoint?)? {
+        guard let first = firstFixAbout(place, fixes: fixes, from: start, to: end), (shortestWalk...longestAisles).contains(end - first),
+              first - start >= shortestWalk else { return nil }
+        // The walk there shows itself: a fix on the way, away from the place.
+        let way = fixes[fixes.partitioningIndex { $0.timestamp > start }..<fixes.partitioningIndex { $0.timestamp >= first }]
+        guard way.contains(where: { $0.location.distance(to: place) > onePlace }) else { return nil }
+        return (first..<end, place)
+    }
+
+    /// A walk from `start` to `end` between two short stops at `place`, after walking about it: about it
+    /// all when every fix stays there, for at most `longestAisles` (from one aisle to the next).
+    static func between(stopsAt place: GeoPoint, and next: GeoPoint, fixes: [LocationEvent], start: Int64, end: Int64) -> (range: Range<Int64>, place: GeoPoint?)? {
+        guard place.distance(to: next) <= onePlace, end - start <= longestAisles else { return nil }
+        let walked = fixes[fixes.partitioningIndex { $0.timestamp > start }..<fixes.partitioningIndex { $0.timestamp >= end }]
+        guard walked.allSatisfy({ $0.location.distance(to: place) <= onePlace }) else { return nil }
+        return (start..<end, place)
     }
 
     /// A walk from `start` to `end` straight on from walking about `place`: its stretch still about
