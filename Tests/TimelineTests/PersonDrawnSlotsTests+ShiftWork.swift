@@ -184,6 +184,20 @@ extension PersonDrawnSlotsTests {
             (.walking, home, 2), (.stationary, home, 140),
         ]), timeZone: zone)
         #expect(try slot(at: "2026-11-18 18:30:00", in: sofa).category != .sleep)
+        #expect(try slot(at: "2026-11-18 15:00:00", in: sofa).category != .sleep)
+    }
+
+    @Test("before a night shift, home from the shop at 11:22 and still until 17:02: lunch, then a nap from after it")
+    func napAfterLunchOnComingHome() throws {
+        let shop = GeoPoint(lat: 52.5200 + 700 / 111_195.0, lon: 13.4050)
+        let days = try OfflineTimeline.days(beforeANightShift([
+            (.stationary, home, 450), (.walking, home, 2), (.stationary, home, 180), (.walking, home, 10), (.stationary, shop, 30),
+            (.walking, shop, 10), (.stationary, home, 340), (.walking, home, 2), (.stationary, home, 150),
+        ]), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 15:00:00", in: days).category == .sleep)
+        #expect(try slot(at: "2026-11-18 16:50:00", in: days).category == .sleep)
+        #expect(try slot(at: "2026-11-18 12:00:00", in: days).category != .sleep)
+        #expect(try slot(at: "2026-11-18 18:30:00", in: days).category != .sleep)
     }
 
     @Test("a day's sleep after a night shift ends at the first walk after six hours of it: the still afternoon after is up")

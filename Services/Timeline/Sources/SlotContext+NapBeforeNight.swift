@@ -1,11 +1,15 @@
-/// A nap before a night away: a stillness at home of two hours or more begun in the afternoon (a
-/// still day from the morning is a day on the sofa) and ended that evening (from `gettingReady` to `napToNight`)
+/// A nap before a night away: a stillness at home of two hours or more begun in the afternoon, or
+/// from after lunch when begun on coming home in the late morning (a still day from the morning at home
+/// is a day on the sofa), and ended that evening (from `gettingReady` to `napToNight`)
 /// before leaving home for a stay elsewhere through the small hours that is no rest there (a
 /// night shift; or one begun late in the evening that the data ends in), is sleep: someone up
 /// all night lies down the afternoon before.
 extension SlotContext {
     /// The afternoon, local minutes after midnight.
     static let afternoon = 12.0 * 60..<18.0 * 60
+    /// Home from a trip out in the late morning, still into the afternoon: the nap begins with the first piece from `afterLunch`.
+    static let lateMorning = 10.0 * 60..<12.0 * 60
+    static let afterLunch = 13.5 * 60
     /// A nap before a night away lasts at least this many minutes.
     static let shortestNap = 120.0
     /// From the nap's end to leaving home for the night, at most this many minutes.
@@ -38,10 +42,15 @@ extension SlotContext {
             return inProgress || smallHours.contains { start <= $0 && end >= $0 + 240 }
         }
         for index in contexts.indices where contexts[index].isStay && contexts[index].kind == .home && !spans[index].slot.isGap
-            && contexts[index].stillFirst == index && !contexts[index].isSleep && contexts[index].stillMinutes >= shortestNap
-            && afternoon.contains(contexts[index].stillStart) && !sleptByDay(before: index, contexts, spans) {
+            && contexts[index].stillFirst == index && !contexts[index].isSleep
+            && (lateMorning.lowerBound..<afternoon.upperBound).contains(contexts[index].stillStart) && !sleptByDay(before: index, contexts, spans) {
             var last = index
             while last + 1 < contexts.count && contexts[last + 1].stillFirst == index { last += 1 }
+            // Home from a trip out in the late morning, the nap begins after lunch.
+            let cameHome = cameHome(at: index, contexts)
+            guard let first = afternoon.contains(contexts[index].stillStart) ? index
+                    : cameHome ? (index...last).first(where: { contexts[$0].startMinute >= afterLunch }) : nil,
+                  Double(spans[last].end - spans[first].start) / 60_000 >= shortestNap else { continue }
             // Home until the night away (stays at home and movement about it, no rest, no gap);
             // leaving at the first movement after the last stay at home.
             var next = last + 1, leaving = last + 1
@@ -52,7 +61,14 @@ extension SlotContext {
             guard next < contexts.count, !spans[next].slot.isGap, leaving < next,
                   (gettingReady...napToNight).contains(Double(spans[leaving].start - spans[last].end) / 60_000), awayAllNight(next)
             else { continue }
-            for member in index...last { contexts[member].isSleep = true }
+            for member in first...last { contexts[member].isSleep = true }
         }
+    }
+
+    /// Whether the stay at `index` begins on coming back from a stay somewhere else (`placeBefore` is not set yet).
+    static func cameHome(at index: Int, _ contexts: [SlotContext]) -> Bool {
+        guard index > 0, !contexts[index - 1].isStay else { return false }
+        let before = contexts[..<index].lastIndex(where: \.isStay)
+        return before.map { contexts[$0].place != contexts[index].place } ?? false
     }
 }
