@@ -152,6 +152,25 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-19 15:15:00", in: days).category == .sleep)
         #expect(try slot(at: "2026-11-19 15:30:00", in: days).category != .sleep)
     }
+
+    @Test("the same, but the charger unplugged at 15:17 as a walk out begins: the day's sleep still goes on until it")
+    func daysSleepUntilUnpluggedToGoOut() throws {
+        let shop = GeoPoint(lat: 52.5200 + 700 / 111_195.0, lon: 13.4050)
+        let pieces = nightShiftUntilHome() + [
+            (.stationary, home, 25), (.walking, home, 2), (.stationary, home, 350), (.walking, home, 2), (.stationary, home, 90),
+            (.walking, home, 10), (.stationary, shop, 30), (.walking, shop, 10), (.stationary, home, 600),
+        ]
+        var events = device(pieces)
+        events.charges = [
+            ChargeEvent(timestamp: utc("2026-11-18 12:00:00"), charging: false), ChargeEvent(timestamp: utc("2026-11-19 07:50:00"), charging: true),
+            ChargeEvent(timestamp: utc("2026-11-19 15:17:00"), charging: false),
+        ]
+        let days = try OfflineTimeline.days(events, timeZone: zone)
+        #expect(try slot(at: "2026-11-19 11:00:00", in: days).category == .sleep)
+        let sleep = try slot(at: "2026-11-19 14:30:00", in: days)
+        #expect(sleep.category == .sleep)
+        #expect(sleep.end == utc("2026-11-19 15:17:00"), "\(sleep)")
+    }
 }
 
 /// The first state a phone reports.

@@ -167,7 +167,8 @@ public struct TimelineGenerator: Sendable {
                     slots.append(piece)
                     slot.start = cut.at
                 }
-                if slot.endsMoving == true, Self.nearSign(spans[member].end, signs) { slot.endsAtCharger = true }
+                // Ended by movement, inside it or a walk on (the charger unplugged as the person gets up).
+                if slot.endsMoving == true || member == last && leaves, Self.nearSign(spans[member].end, signs) { slot.endsAtCharger = true }
                 slots.append(slot)
             }
             index = last + 1
