@@ -26,6 +26,25 @@ struct AnnotationTests {
         ])
     }
 
+    @Test("a fix 250 m off between two at home while the phone lies still is dropped (one stay event is enough); with a walk between, far from one side only, or no motion known at the first, it is kept")
+    func strayFixes() {
+        let minute: Int64 = 60_000
+        let off = GeoPoint(lat: home.lat, lon: home.lon + 250 / 84_800.0)
+        let fixes = [
+            LocationEvent(timestamp: 0, location: home), LocationEvent(timestamp: 30 * minute, location: off),
+            LocationEvent(timestamp: 60 * minute, location: home),
+        ]
+        let still = [MotionEvent(timestamp: 0, activity: .stationary), MotionEvent(timestamp: 40 * minute, activity: .stationary)]
+        #expect(AnnotatedEvent.withoutStrays(fixes, motion: still) == [fixes[0], fixes[2]])
+        let walk = still + [MotionEvent(timestamp: 45 * minute, activity: .walking), MotionEvent(timestamp: 50 * minute, activity: .stationary)]
+        #expect(AnnotatedEvent.withoutStrays(fixes, motion: walk) == fixes)
+        var onward = fixes
+        onward[2].location = off
+        #expect(AnnotatedEvent.withoutStrays(onward, motion: still) == onward)
+        #expect(AnnotatedEvent.withoutStrays(fixes, motion: [MotionEvent(timestamp: 0, activity: .stationary)]) == [fixes[0], fixes[2]])
+        #expect(AnnotatedEvent.withoutStrays(fixes, motion: [MotionEvent(timestamp: 10 * minute, activity: .stationary)]) == fixes)
+    }
+
     @Test("each event takes the latest location at or before it; unknown motion is dropped first")
     func annotate() {
         let motion = [

@@ -50,6 +50,29 @@ struct IncrementalGenerationTests {
         #expect(fallbacks == 0)
     }
 
+    @Test("with a fix astray (300 m east) a minute after each one followed by none for five minutes, and one back at its place a minute later, every intermediate state still equals the full rebuild")
+    func everyStepWithStrayFixes() {
+        var locations = week.locations
+        for (fix, next) in zip(week.locations, week.locations.dropFirst()) where next.timestamp - fix.timestamp >= 5 * minute {
+            locations.append(LocationEvent(timestamp: fix.timestamp + minute, location: GeoPoint(lat: fix.location.lat, lon: fix.location.lon + 300 / 67_700.0)))
+            locations.append(LocationEvent(timestamp: fix.timestamp + 2 * minute, location: fix.location))
+        }
+        locations.sort { $0.timestamp < $1.timestamp }
+        let dropped = locations.count - TimelineGenerator.placing(locations, motion: week.motion).count
+        #expect(dropped > 10, "strays in stillness dropped: \(dropped)")
+        var random = SplitMix64(seed: 5)
+        var state = TimelineState()
+        var instant = week.start
+        while instant < week.end {
+            instant = min(instant + Int64.random(in: 10 * minute...(9 * 60 * minute), using: &random), week.end)
+            let (motion, fixes) = known(motion: week.motion, locations: locations, at: instant, from: state.resumeFrom)
+            let update = try! #require(generator.update(state, motion: motion, locations: fixes, until: instant))
+            state = update.state
+            let (all, allLocations) = known(motion: week.motion, locations: locations, at: instant)
+            #expect(state.spans == generator.rebuild(motion: all, locations: allLocations, until: instant).state.spans)
+        }
+    }
+
     @Test("every intermediate state equals the full rebuild at that instant; the tail stays short")
     func everyStep() {
         var random = SplitMix64(seed: 11)

@@ -35,10 +35,20 @@ func same(_ a: [(MotionActivity, Double, Double)], _ b: [(MotionActivity, Double
     a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && abs($0.1 - $1.1) < 1e-9 && abs($0.2 - $1.2) < 1e-9 }
 }
 
-/// The motion of `month` known at `instant`, and the locations from the last one at or before `from`.
+/// The motion and locations of `month` known at `instant` that `TimelineGenerator.update` needs from
+/// `from`: locations from the one before the last one at or before it, motion from the known event in
+/// effect at the earlier of the two.
 func known(_ month: SyntheticMonth, at instant: Int64, from: Int64? = nil) -> (motion: [MotionEvent], locations: [LocationEvent]) {
-    let motion = month.motion.filter { $0.timestamp <= instant && $0.timestamp >= (from ?? .min) }
-    let locations = month.locations.filter { $0.timestamp <= instant }
-    let first = from.flatMap { from in locations.lastIndex { $0.timestamp <= from } } ?? 0
+    known(motion: month.motion, locations: month.locations, at: instant, from: from)
+}
+
+/// The same of `motion` and `locations` (each in order).
+func known(motion allMotion: [MotionEvent], locations allLocations: [LocationEvent], at instant: Int64, from: Int64? = nil) -> (motion: [MotionEvent], locations: [LocationEvent]) {
+    let locations = allLocations.filter { $0.timestamp <= instant }
+    let last = from.flatMap { from in locations.lastIndex { $0.timestamp <= from } }
+    let first = last.map { max($0 - 1, 0) } ?? 0
+    let earliest = min(from ?? .min, last == nil ? .max : locations[first].timestamp)
+    let inEffect = allMotion.last { $0.timestamp <= earliest && $0.activity != .unknown }?.timestamp ?? earliest
+    let motion = allMotion.filter { $0.timestamp <= instant && $0.timestamp >= inEffect }
     return (motion, Array(locations[first...]))
 }

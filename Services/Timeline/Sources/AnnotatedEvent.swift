@@ -24,6 +24,8 @@ public struct AnnotatedEvent: Sendable, Codable, Hashable {
     /// A fix this far (m) from a stay's place, not contradicted by the next one, is the phone
     /// somewhere else: motion missed the way there, and the stay there begins with that fix.
     public static let movedUnseen = 500.0
+    /// A fix this far (m) from the fixes either side of it, in stillness, strayed (`withoutStrays`).
+    public static let strayFix = 100.0
 
     /// Annotates motion with location, the first step of timeline generation.
     ///
@@ -75,6 +77,32 @@ public struct AnnotatedEvent: Sendable, Codable, Hashable {
             events[index].location = fixes[next].location
         }
         return splitAtUnseenMoves(events, fixes)
+    }
+
+    /// `fixes` (in order) without those astray while the phone lay still: a fix more than `strayFix`
+    /// from the fixes either side of it, those two within `strayFix` of each other, and the phone still
+    /// from the one to the other (`motion`, in order: the event in effect at the first and every one until
+    /// the other), is the fix's error. Each fix is judged by its neighbours alone, so the fixes from the one
+    /// before the last at or before an instant, with the motion from the event in effect then, judge every
+    /// fix after that instant as all of them would.
+    public static func withoutStrays(_ fixes: [LocationEvent], motion: [MotionEvent]) -> [LocationEvent] {
+        guard fixes.count > 2 else { return fixes }
+        var kept: [LocationEvent] = []
+        kept.reserveCapacity(fixes.count)
+        for (index, fix) in fixes.enumerated() {
+            guard index > 0, index + 1 < fixes.count else {
+                kept.append(fix)
+                continue
+            }
+            let before = fixes[index - 1], after = fixes[index + 1]
+            if fix.location.distance(to: before.location) > strayFix, fix.location.distance(to: after.location) > strayFix,
+               before.location.distance(to: after.location) <= strayFix {
+                let next = motion.partitioningIndex { $0.timestamp > before.timestamp }
+                if next > 0, motion[(next - 1)...].prefix(while: { $0.timestamp < after.timestamp }).allSatisfy({ $0.activity == .stationary }) { continue }
+            }
+            kept.append(fix)
+        }
+        return kept
     }
 
     /// Each stay split where a fix `movedUnseen` away (the next fix within `DevicePlaces.radius` of

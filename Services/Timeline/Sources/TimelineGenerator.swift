@@ -29,18 +29,21 @@ public struct TimelineGenerator: Sendable {
     public func rebuild(
         motion: [MotionEvent], locations: [LocationEvent], charges: [ChargeEvent] = [], until: Int64, previous: TimelineState? = nil
     ) -> TimelineUpdate {
-        let events = AnnotatedEvent.annotate(motion: motion, locations: locations, until: until)
+        let fixes = locations.sorted { $0.timestamp < $1.timestamp }
+        let events = AnnotatedEvent.annotate(motion: motion, locations: Self.placing(fixes, motion: motion), until: until)
         let segmentation = Segmenter(passes: passes).run(events)
-        let slots = slots(segmentation.spans, events: events, fixes: locations.sorted { $0.timestamp < $1.timestamp }, signs: charges.changes, edits: previous?.slots ?? [])
+        let slots = slots(segmentation.spans, events: events, fixes: fixes, signs: charges.changes, edits: previous?.slots ?? [])
         let anchor = chooseAnchor(segmentation, events: events, until: until, previous: nil)
         return TimelineUpdate(
             state: TimelineState(slots: slots, generatedUntil: until, anchor: anchor),
             changedFrom: min(slots.first?.start ?? until, previous?.slots.first?.start ?? until))
     }
 
-    /// Generates on from `state`: `motion` must hold every motion event at or after
-    /// `state.resumeFrom` (every event if it is `nil`), old and new, and `locations` every
-    /// location from the last one at or before it; `charges` every charge event (they are few).
+    /// Generates on from `state`: `locations` must hold every location from the one before the last
+    /// one at or before `state.resumeFrom` (every one if it is `nil`), and `motion` every motion event
+    /// from the known one in effect at the earlier of that location and `state.resumeFrom`, old and new
+    /// (`TimelineStore.events`);
+    /// `charges` every charge event (they are few).
     /// Returns `nil` when the anchor no longer
     /// splits the timeline (events arrived late, before or just after it): rebuild then.
     public func update(
@@ -50,20 +53,26 @@ public struct TimelineGenerator: Sendable {
             return rebuild(motion: motion, locations: locations, charges: charges, until: until, previous: state)
         }
         guard anchor.passes == passes else { return nil }
+        let fixes = locations.sorted { $0.timestamp < $1.timestamp }
         let events = AnnotatedEvent.annotate(
-            motion: motion.filter { $0.timestamp >= anchor.start }, locations: locations, until: until)
+            motion: motion.filter { $0.timestamp >= anchor.start }, locations: Self.placing(fixes, motion: motion), until: until)
         guard let first = events.first, first.start == anchor.start, first.activity == anchor.activity else { return nil }
         let segmenter = Segmenter(passes: passes)
         let segmentation = segmenter.run(events)
         guard segmenter.separates(before: anchor.before, tail: segmentation) else { return nil }
 
         let kept = state.slots.prefix { $0.start < anchor.start }
-        let fixes = locations.sorted { $0.timestamp < $1.timestamp }
         let tail = slots(segmentation.spans, events: events, fixes: fixes, signs: charges.changes, edits: state.slots[kept.count...])
         let next = chooseAnchor(segmentation, events: events, until: until, previous: anchor)
         return TimelineUpdate(
             state: TimelineState(slots: Array(kept) + tail, generatedUntil: until, anchor: next),
             changedFrom: anchor.start)
+    }
+
+    /// The fixes that place events: `fixes` (in order) without those astray in stillness
+    /// (`AnnotatedEvent.withoutStrays`; `unknown` motion says nothing).
+    static func placing(_ fixes: [LocationEvent], motion: [MotionEvent]) -> [LocationEvent] {
+        AnnotatedEvent.withoutStrays(fixes, motion: motion.filter { $0.activity != .unknown }.sorted { $0.timestamp < $1.timestamp })
     }
 
     /// The latest slot start at least `anchorMargin` before `until` with two slots after it, not a

@@ -13,7 +13,8 @@ public struct TimelineState: Sendable, Codable, Hashable {
     }
 
     /// The next generation needs the motion events from here on (every one if `nil`), and the
-    /// location events from the last one at or before it.
+    /// location events from the one before the last one at or before it, with the motion from then
+    /// (`TimelineGenerator.update`).
     public var resumeFrom: Int64? { anchor?.start }
 
     /// The slots with their ends: the next slot's start, the last one's `generatedUntil`.

@@ -102,15 +102,22 @@ final class TimelineStore: Sendable {
         try store.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM devices WHERE device_id = ?", arguments: [deviceId]) ?? false }
     }
 
-    /// Motion events in `[from, until]` and locations from the last one at or before `from`.
+    /// Locations from the one before the last one at or before `from`, and motion events from the
+    /// known one in effect at the earlier of that location and `from`, until `until` (what
+    /// `TimelineGenerator.update` needs).
     func events(_ deviceId: String, from: Int64?, until: Int64) throws(StorageError) -> ([MotionEvent], [LocationEvent]) {
         try store.read { db in
             let lower = from ?? .min
-            let motion = try Row.fetchAll(
-                db, sql: "SELECT ts, activity FROM motions WHERE device_id = ? AND ts >= ? AND ts <= ? ORDER BY ts", arguments: [deviceId, lower, until]
-            ).compactMap { row in MotionActivity(rawValue: row["activity"]).map { MotionEvent(timestamp: row["ts"], activity: $0) } }
             let start = try Int64.fetchOne(
-                db, sql: "SELECT max(ts) FROM locations WHERE device_id = ? AND ts <= ?", arguments: [deviceId, lower]) ?? lower
+                db, sql: "SELECT min(ts) FROM (SELECT ts FROM locations WHERE device_id = ? AND ts <= ? ORDER BY ts DESC LIMIT 2)",
+                arguments: [deviceId, lower]) ?? lower
+            let motionStart = try Int64.fetchOne(
+                db, sql: "SELECT max(ts) FROM motions WHERE device_id = ? AND ts <= ? AND activity != ?",
+                arguments: [deviceId, min(start, lower), MotionActivity.unknown.rawValue]) ?? min(start, lower)
+            let motion = try Row.fetchAll(
+                db, sql: "SELECT ts, activity FROM motions WHERE device_id = ? AND ts >= ? AND ts <= ? ORDER BY ts",
+                arguments: [deviceId, motionStart, until]
+            ).compactMap { row in MotionActivity(rawValue: row["activity"]).map { MotionEvent(timestamp: row["ts"], activity: $0) } }
             let locations = try Row.fetchAll(
                 db, sql: "SELECT ts, lat, lon FROM locations WHERE device_id = ? AND ts >= ? AND ts <= ? ORDER BY ts",
                 arguments: [deviceId, min(start, lower), until]
