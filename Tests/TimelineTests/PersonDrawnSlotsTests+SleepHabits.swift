@@ -304,7 +304,9 @@ extension PersonDrawnSlotsTests {
         // later one than the usual stays (a late riser, `upBeforeGoingOut`).
         var lieIn = SleepHabits(bedtime: 1440, wakeUp: SleepHabits.usual.wakeUp, wakeUpMargin: SleepHabits.usual.wakeUpMargin)
         lieIn.earliestBedtimeSeen = 1300
-        #expect(SleepHabits(seen, dayOff: true) == lieIn && lieIn.inBedBy == 1440)
+        // In bed by an early one of the bedtimes (a quarter of them earlier).
+        lieIn.earlyBedtime = 1380
+        #expect(SleepHabits(seen, dayOff: true) == lieIn && lieIn.inBedBy == 1380)
         let weekends = seen + [night(1450, 560, dayOff: true), night(1460, 570, dayOff: true)]
         #expect(SleepHabits(weekends, dayOff: true).wakeUp == 540)
         // Rotating shifts: up at 05:00, 08:30 or 14:00 by the week.
@@ -412,6 +414,23 @@ extension PersonDrawnSlotsTests {
         #expect(night.category == .sleep)
         #expect(night.start <= utc("2026-11-21 21:22:00") && night.start >= utc("2026-11-21 21:20:00"), "\(night)")
         #expect(try slot(at: "2026-11-21 20:45:00", in: days).category != .sleep)
+    }
+
+    @Test("to bed at 20:45, 21:15 and 20:50 before working days (the usual bedtime a late one, 21:15): still from 20:52 until a walk at 22:26 is in bed from 20:52, an early one of their bedtimes")
+    func walkAfterAnEarlyBedtime() throws {
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420)]
+        // Wednesday to Sunday nights: minutes after 20:00 of the walk to bed.
+        for bedtime in [45.0, 75, 90, 100, 50] {
+            for _ in 7..<20 { pieces += [(.walking, home, 2), (.stationary, home, 58)] }
+            pieces += [(.walking, home, 2), (.stationary, home, bedtime - 2), (.walking, home, 2), (.stationary, home, 658 - bedtime)]
+        }
+        for _ in 7..<20 { pieces += [(.walking, home, 2), (.stationary, home, 58)] }
+        pieces += [(.walking, home, 2), (.stationary, home, 48), (.walking, home, 2), (.stationary, home, 94), (.walking, home, 2), (.stationary, home, 512)]
+        let days = try OfflineTimeline.days(device(pieces + [(.walking, home, 2), (.stationary, home, 60)]), timeZone: zone)
+        let night = try slot(at: "2026-11-23 21:30:00", in: days)
+        #expect(night.category == .sleep)
+        #expect(night.start >= utc("2026-11-23 20:50:00") && night.start <= utc("2026-11-23 20:52:00"), "\(night)")
+        #expect(try slot(at: "2026-11-23 20:30:00", in: days).category != .sleep)
     }
 
     @Test("a first file from Friday 18:00, to bed at 20:50 that night: on Saturday still from 21:37 until a walk at 23:27 is in bed from 21:37, before any habit is learned")

@@ -25,10 +25,14 @@ struct SleepHabits: Sendable, Hashable {
     var ownBedtime: Bool { bedtimeMargin == Self.learnedMargin }
     /// The earliest bedtime of the nights seen whole, of either kind, while too few are seen for the person's own.
     var earliestBedtimeSeen: Double?
-    /// A time the person has been in bed by, if the nights seen tell one: their own bedtime, else
-    /// the earliest of the few nights seen (still from after it, the person may well be in bed:
-    /// each night's own bedtime seen is its last walk, after the stillness in question).
-    var inBedBy: Double? { ownBedtime ? bedtime : earliestBedtimeSeen }
+    /// An early one of the person's own bedtimes (`earlyShare` of them earlier), once learned.
+    var earlyBedtime: Double?
+    static let earlyShare = 0.25
+    /// A time the person has been in bed by, if the nights seen tell one: an early one of their own
+    /// bedtimes (the usual one is the middle or a late one), else the earliest of the few nights seen
+    /// (still from after it, the person may well be in bed: each night's own bedtime seen is its last
+    /// walk, after the stillness in question).
+    var inBedBy: Double? { ownBedtime ? min(bedtime, earlyBedtime ?? bedtime) : earliestBedtimeSeen }
     /// Before enough nights are seen: a still evening gives way to the night at 22:30 (most
     /// adults are in bed between 22:00 and midnight) when it began two hours before (later, the
     /// last sign of activity is going to bed), and a still morning ends at 08:00 when it goes on
@@ -70,6 +74,7 @@ struct SleepHabits: Sendable, Hashable {
             // Bedtimes kept to within `steadyBedtimes` are going to bed itself: the middle one.
             let steady = Self.quantile(bedtimes, 0.75) - Self.quantile(bedtimes, 0.25) <= Self.steadyBedtimes
             bedtime = Self.quantile(bedtimes, steady ? min(share, Self.carriedShare) : share)
+            earlyBedtime = Self.quantile(bedtimes, Self.earlyShare)
         } else {
             (bedtime, bedtimeMargin) = (Self.usual.bedtime, Self.usual.bedtimeMargin)
         }
