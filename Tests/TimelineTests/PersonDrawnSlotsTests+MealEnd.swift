@@ -136,6 +136,21 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 13:40:00", in: days).category != .food)
     }
 
+    @Test("home at 11:39, lunch from 12:32 to 13:13 between two walks, a walk out and back at 13:35 and 37 minutes home before driving off: one lunch, not a second after the walk")
+    func oneLunchADay() throws {
+        let street = GeoPoint(lat: home.lat + 300 / 111_195.0, lon: home.lon)
+        let days = try OfflineTimeline.days(device([
+            (.stationary, home, 420), (.walking, home, 2), (.stationary, home, 178), (.walking, home, 2), (.automotive, home, 20),
+            (.stationary, gymPlace, 60), (.automotive, gymPlace, 17), (.stationary, home, 50), (.walking, home, 3), (.stationary, home, 41),
+            (.walking, home, 3), (.stationary, home, 19), (.walking, street, 4), (.walking, home, 4), (.stationary, home, 37),
+            (.automotive, home, 20), (.stationary, gymPlace, 180),
+        ]), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 12:50:00", in: days).category == .food)
+        #expect(try slot(at: "2026-11-18 14:00:00", in: days).category != .food)
+        let lunches = days.flatMap(\.slots).filter { $0.category == .food && $0.start > utc("2026-11-18 11:00:00") && $0.start < utc("2026-11-18 15:00:00") }
+        #expect(lunches.count == 1, "\(lunches)")
+    }
+
     @Test("home through the usual lunch time and going out at 13:08: lunch was the half hour before; going out at 11:50 ends no meal")
     func mealBeforeGoingOut() throws {
         let afterLunch = try OfflineTimeline.days(stillMorning(getUp: 13 * 60 + 8, walk: 40), timeZone: zone)

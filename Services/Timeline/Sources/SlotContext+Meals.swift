@@ -22,15 +22,23 @@ extension SlotContext {
             }
             let learned = shownStarts.count >= fewestMealsShown
             let own = ownMealStart(meal, shownStarts)
-            for visit in lodgingVisits {
-                let (first, last) = (visit.lowerBound, visit.upperBound)
-                // With a phone on a table, getting up may begin the meal as often as end it: which, the
-                // person's own time tells once it is learned.
-                let candidates = mealCandidates(meal, in: visit, contexts, spans, usual: own, startShown: quiet && learned)
-                let byDay = bestMeals(meal, in: visit, candidates, contexts, spans, days: days, halfShownNear: learned ? own : meal.centre)
-                for best in byDay.values {
-                    for piece in best..<best + (mealBegun(best, in: visit, meal.window, contexts, spans) ?? 1) { contexts[piece].isMealTime = true }
+            // With a phone on a table, getting up may begin the meal as often as end it: which, the
+            // person's own time tells once it is learned.
+            let halfShownNear = learned ? own : meal.centre
+            let candidates = lodgingVisits.map { mealCandidates(meal, in: $0, contexts, spans, usual: own, startShown: quiet && learned) }
+            // One meal a day, the best of the day's visits (home for lunch, out, home again: one lunch).
+            var byDay: [String: (key: MealKey, visit: ClosedRange<Int>, index: Int)] = [:]
+            for (visit, candidates) in zip(lodgingVisits, candidates) {
+                for (day, best) in bestMeals(meal, in: visit, candidates, contexts, spans, days: days, halfShownNear: halfShownNear) {
+                    let key = mealKey(best, meal, in: visit, contexts, spans, halfShownNear: halfShownNear)
+                    if byDay[day].map({ key < $0.key }) ?? true { byDay[day] = (key, visit, best) }
                 }
+            }
+            for (_, visit, best) in byDay.values {
+                for piece in best..<best + (mealBegun(best, in: visit, meal.window, contexts, spans) ?? 1) { contexts[piece].isMealTime = true }
+            }
+            for (visit, candidates) in zip(lodgingVisits, candidates) {
+                let (first, last) = (visit.lowerBound, visit.upperBound)
                 // The meal on coming home at its time (`MealEnd.arrival`), if the visit shows none.
                 if arrivesToMeal(first, last, meal.usual, contexts, spans),
                    !candidates.contains(where: { $0 != first && contexts[$0].startMinute < contexts[first].startMinute + 120 }) {
@@ -57,14 +65,20 @@ extension SlotContext {
         _ meal: Meal, in visit: ClosedRange<Int>, _ candidates: [Int], _ contexts: [SlotContext], _ spans: [SlotSpan], days: LocalDays,
         halfShownNear: Double? = nil
     ) -> [String: Int] {
-        let length = MealEnd.mealMinutes
-        func key(_ index: Int) -> (Int, Double) {
-            let whole = begunMoving(index, in: visit, spans) && endsStillness(index, contexts)
-            let near = whole ? meal.centre : halfShownNear ?? meal.centre
-            let arriving = index != visit.lowerBound ? 0 : contexts[index].kind == .home ? settlingIn : checkingIn
-            return (whole ? 0 : 1, abs(contexts[index].startMinute - near) + abs(contexts[index].minutes - length) + arriving)
-        }
+        func key(_ index: Int) -> MealKey { mealKey(index, meal, in: visit, contexts, spans, halfShownNear: halfShownNear) }
         return Dictionary(grouping: candidates, by: { days.name(of: spans[$0].start) }).mapValues { $0.min { key($0) < key($1) }! }
+    }
+
+    /// How like `meal` the stay at `index` of `visit` is (`bestMeals`; the least is the most): shown whole
+    /// or not, then minutes off its time and off a meal's length.
+    typealias MealKey = (notWhole: Int, off: Double)
+    static func mealKey(
+        _ index: Int, _ meal: Meal, in visit: ClosedRange<Int>, _ contexts: [SlotContext], _ spans: [SlotSpan], halfShownNear: Double?
+    ) -> MealKey {
+        let whole = begunMoving(index, in: visit, spans) && endsStillness(index, contexts)
+        let near = whole ? meal.centre : halfShownNear ?? meal.centre
+        let arriving = index != visit.lowerBound ? 0 : contexts[index].kind == .home ? settlingIn : checkingIn
+        return (whole ? 0 : 1, abs(contexts[index].startMinute - near) + abs(contexts[index].minutes - MealEnd.mealMinutes) + arriving)
     }
 
     /// Whether the stay at `index` ends its stillness (getting up, or leaving).
