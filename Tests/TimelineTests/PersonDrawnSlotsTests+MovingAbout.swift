@@ -44,4 +44,19 @@ extension PersonDrawnSlotsTests {
         #expect(walk.start == utc("2026-11-18 18:13:00") && walk.end == utc("2026-11-18 18:33:00"), "\(walk)")
         #expect(walk.category != .sleep)
     }
+
+    @Test("a round of the ward the data parts in two walks (a stop of three minutes between them), 25 minutes in all: part of the shift")
+    func roundInTwoWalks() throws {
+        let ward = GeoPoint(lat: 52.5200 + 5_000 / 111_195.0, lon: 13.4050)
+        let corridor = GeoPoint(lat: ward.lat + 60 / 111_195.0, lon: ward.lon)
+        let pieces: [(MotionActivity, GeoPoint, Double)] = [
+            (.stationary, home, 420), (.walking, home, 2), (.stationary, home, 60), (.walking, home, 3), (.automotive, home, 15),  // at work by 08:20
+            (.stationary, ward, 100), (.walking, corridor, 12), (.stationary, corridor, 3), (.walking, ward, 10),  // a round at 10:00
+            (.stationary, ward, 300), (.walking, ward, 3), (.automotive, ward, 15), (.stationary, home, 500),
+        ]
+        let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        for instant in ["2026-11-18 10:05:00", "2026-11-18 10:20:00"] {
+            #expect(try slot(at: instant, in: days).category == .work, "\(instant)")
+        }
+    }
 }

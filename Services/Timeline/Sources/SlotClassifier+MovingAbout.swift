@@ -6,15 +6,27 @@ extension SlotClassifier {
     /// one shorter than `SlotContext.roundOfTheWard` (a ward round, a walk round the warehouse).
     static let movingAbout: Int64 = SlotContext.tripOut
 
-    /// The indices of the walks in `spans` that move about one place, each with the stay it leads into.
+    /// The indices of the walks in `spans` that move about one place, each with the stay it leads into:
+    /// one walk between two stays there, or several in a row (a walk the data parts) together that short.
     static func movingAbout(_ spans: [SlotSpan], _ contexts: [SlotContext]) -> [(walk: Int, stay: Int)] {
-        spans.indices.dropFirst().dropLast().compactMap { index in
-            let walk = spans[index], before = spans[index - 1], after = spans[index + 1]
-            guard walk.slot.activity == .walking, !contexts[index].isAboutOnePlace,
-                  !before.slot.isGap, !after.slot.isGap, contexts[index - 1].isStay, contexts[index + 1].isStay,
-                  let place = contexts[index - 1].place, contexts[index + 1].place == place,
-                  walk.duration < (contexts[index - 1].kind == .work ? SlotContext.roundOfTheWard : movingAbout) else { return nil }
-            return (index, index + 1)
+        func walk(_ index: Int) -> Bool { spans[index].slot.activity == .walking && !contexts[index].isAboutOnePlace }
+        var found: [(walk: Int, stay: Int)] = []
+        var index = 1
+        while index < spans.count - 1 {
+            guard walk(index), contexts[index - 1].isStay, !spans[index - 1].slot.isGap else {
+                index += 1
+                continue
+            }
+            var last = index
+            while last + 1 < spans.count, walk(last + 1) { last += 1 }
+            let after = last + 1
+            if after < spans.count, !spans[after].slot.isGap, contexts[after].isStay,
+               let place = contexts[index - 1].place, contexts[after].place == place,
+               spans[last].end - spans[index].start < (contexts[index - 1].kind == .work ? SlotContext.roundOfTheWard : movingAbout) {
+                found += (index...last).map { ($0, after) }
+            }
+            index = last + 1
         }
+        return found
     }
 }
