@@ -200,6 +200,18 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 18:30:00", in: days).category != .sleep)
     }
 
+    @Test("home from a night shift at 07:28, breakfast, still from 07:55 to 09:35, a walk, then still until 15:07: asleep from 07:55, the walk got up in the day's sleep")
+    func inBedByDay() throws {
+        let days = try OfflineTimeline.days(device(nightShiftUntilHome() + [
+            (.stationary, home, 25), (.walking, home, 2), (.stationary, home, 100), (.walking, home, 2), (.stationary, home, 330),
+            (.walking, home, 2), (.stationary, home, 200), (.walking, home, 2), (.stationary, home, 600),
+        ]), timeZone: zone)
+        let sleep = try slot(at: "2026-11-19 08:30:00", in: days)
+        #expect(sleep.category == .sleep)
+        #expect(sleep.start == utc("2026-11-19 07:55:00"), "\(sleep)")
+        #expect(try slot(at: "2026-11-19 07:40:00", in: days).category != .sleep)
+    }
+
     @Test("a day's sleep after a night shift ends at the first walk after six hours of it: the still afternoon after is up")
     func upAfterADaysSleep() throws {
         // Home at 07:28, breakfast, asleep 07:55 to 14:25, then still on the sofa until 18:00.

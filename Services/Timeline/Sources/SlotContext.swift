@@ -383,8 +383,12 @@ struct SlotContext: Sendable, Hashable {
                 // (shorter, the walk was getting up and the phone unplugged after).
                 let chargedThrough = before && !after && still >= 60 && spans[last].slot.endsAtCharger == true
                     && restBeganAtCharger(before: first, contexts, spans)
+                // Still an hour or more in the morning until a walk into a day's sleep (after a night
+                // awake): in bed already (the walk got up in it).
+                let inBedByDay = after && !before && !byCharger && still >= 60 && morning.contains(context.stillStart)
+                    && !contexts[last + 1].isNightRest
                 contexts[index].isSleep = !risen && !homeLate && ((still >= 135 && (before || after) && !evening && !afternoon)
-                    || smallHours || lateNight || chargedForBed || inBed || chargedThrough)
+                    || smallHours || lateNight || chargedForBed || inBed || chargedThrough || inBedByDay)
             }
         }
     }
