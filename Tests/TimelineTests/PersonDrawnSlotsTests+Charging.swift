@@ -135,18 +135,24 @@ extension PersonDrawnSlotsTests {
 
 /// A day's sleep the charger bounds.
 extension PersonDrawnSlotsTests {
-    @Test("home from a night shift, the phone on the charger at 07:50 and unplugged at 15:17: a walk at 13:45 is the bathroom, the day's sleep goes on until the charger")
-    func daysSleepOnTheCharger() throws {
-        let pieces = nightShiftUntilHome() + [
-            (.stationary, home, 25), (.walking, home, 2), (.stationary, home, 350),
-            (.walking, home, 2), (.stationary, home, 90), (.walking, home, 2), (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 600),
-        ]
-        var events = device(pieces)
+    /// Home from a night shift at 07:28, the phone on the charger at 07:50, a walk at 13:45, still
+    /// until 15:17 and unplugged then; `after` from 15:17.
+    func dayAfterANightShiftOnTheCharger(then after: [(MotionActivity, GeoPoint, Double)]) throws -> [DayTimeline] {
+        var events = device(nightShiftUntilHome() + [
+            (.stationary, home, 25), (.walking, home, 2), (.stationary, home, 350), (.walking, home, 2), (.stationary, home, 90),
+        ] + after)
         events.charges = [
             ChargeEvent(timestamp: utc("2026-11-18 12:00:00"), charging: false), ChargeEvent(timestamp: utc("2026-11-19 07:50:00"), charging: true),
             ChargeEvent(timestamp: utc("2026-11-19 15:17:00"), charging: false),
         ]
-        let days = try OfflineTimeline.days(events, timeZone: zone)
+        return try OfflineTimeline.days(events, timeZone: zone)
+    }
+
+    @Test("home from a night shift, the phone on the charger at 07:50 and unplugged at 15:17: a walk at 13:45 is the bathroom, the day's sleep goes on until the charger")
+    func daysSleepOnTheCharger() throws {
+        let days = try dayAfterANightShiftOnTheCharger(then: [
+            (.walking, home, 2), (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 600),
+        ])
         #expect(try slot(at: "2026-11-19 11:00:00", in: days).category == .sleep)
         #expect(try slot(at: "2026-11-19 14:30:00", in: days).category == .sleep)
         #expect(try slot(at: "2026-11-19 15:15:00", in: days).category == .sleep)
@@ -155,17 +161,7 @@ extension PersonDrawnSlotsTests {
 
     @Test("the same, but the charger unplugged at 15:17 as a walk out begins: the day's sleep still goes on until it")
     func daysSleepUntilUnpluggedToGoOut() throws {
-        let shop = GeoPoint(lat: 52.5200 + 700 / 111_195.0, lon: 13.4050)
-        let pieces = nightShiftUntilHome() + [
-            (.stationary, home, 25), (.walking, home, 2), (.stationary, home, 350), (.walking, home, 2), (.stationary, home, 90),
-            (.walking, home, 10), (.stationary, shop, 30), (.walking, shop, 10), (.stationary, home, 600),
-        ]
-        var events = device(pieces)
-        events.charges = [
-            ChargeEvent(timestamp: utc("2026-11-18 12:00:00"), charging: false), ChargeEvent(timestamp: utc("2026-11-19 07:50:00"), charging: true),
-            ChargeEvent(timestamp: utc("2026-11-19 15:17:00"), charging: false),
-        ]
-        let days = try OfflineTimeline.days(events, timeZone: zone)
+        let days = try dayAfterANightShiftOnTheCharger(then: [(.walking, home, 10), (.stationary, shop, 30), (.walking, shop, 10), (.stationary, home, 600)])
         #expect(try slot(at: "2026-11-19 11:00:00", in: days).category == .sleep)
         let sleep = try slot(at: "2026-11-19 14:30:00", in: days)
         #expect(sleep.category == .sleep)

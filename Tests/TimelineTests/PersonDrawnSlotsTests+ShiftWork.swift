@@ -189,7 +189,6 @@ extension PersonDrawnSlotsTests {
 
     @Test("before a night shift, home from the shop at 11:22 and still until 17:02: lunch, then a nap from after it")
     func napAfterLunchOnComingHome() throws {
-        let shop = GeoPoint(lat: 52.5200 + 700 / 111_195.0, lon: 13.4050)
         let days = try OfflineTimeline.days(beforeANightShift([
             (.stationary, home, 450), (.walking, home, 2), (.stationary, home, 180), (.walking, home, 10), (.stationary, shop, 30),
             (.walking, shop, 10), (.stationary, home, 340), (.walking, home, 2), (.stationary, home, 150),

@@ -7,7 +7,6 @@ extension PersonDrawnSlotsTests {
     /// Wednesday at home until 10:02, ten minutes' walk to a shop, eight stops along its aisles
     /// (no new fix) until 10:36, ten minutes' walk home.
     func tripToTheShop() -> OfflineTimeline.DeviceEvents {
-        let shop = GeoPoint(lat: 52.5200 + 700 / 111_195.0, lon: 13.4050)
         var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420), (.walking, home, 2), (.stationary, home, 180), (.walking, home, 10)]
         for _ in 0..<8 { pieces += [(.walking, shop, 2), (.stationary, shop, 1)] }
         pieces += [(.walking, shop, 10), (.stationary, home, 600)]
@@ -16,7 +15,6 @@ extension PersonDrawnSlotsTests {
 
     /// The same, each stop with a fix of its own scattered up to 60 m about the shop, as indoor fixes are.
     func tripToTheShopScattered() -> OfflineTimeline.DeviceEvents {
-        let shop = GeoPoint(lat: 52.5200 + 700 / 111_195.0, lon: 13.4050)
         var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420), (.walking, home, 2), (.stationary, home, 180), (.walking, home, 10)]
         for stop in 0..<8 {
             let fix = GeoPoint(lat: shop.lat + Double(stop % 3 - 1) * 40 / 111_195.0, lon: shop.lon + Double(stop % 2) * 40 / 67_700.0)
@@ -52,14 +50,12 @@ extension PersonDrawnSlotsTests {
 
     @Test("walking the aisles on for eight minutes after the last stop (five minutes at the till), the fixes still at the shop: shopping until the last of them")
     func shopAislesAfterTheLastStop() throws {
-        let shop = GeoPoint(lat: 52.5200 + 700 / 111_195.0, lon: 13.4050)
         let aisle = GeoPoint(lat: shop.lat + 30 / 111_195.0, lon: shop.lon)
-        let halfway = GeoPoint(lat: 52.5200 + 350 / 111_195.0, lon: 13.4050)
         var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420), (.walking, home, 2), (.stationary, home, 180), (.walking, home, 10)]
         for _ in 0..<7 { pieces += [(.walking, shop, 2), (.stationary, shop, 1)] }
         pieces += [(.walking, shop, 2), (.stationary, shop, 5)]
         // The aisles until 10:48 (fixes there at 10:40 and 10:44), home at 10:58.
-        pieces += [(.walking, aisle, 4), (.walking, shop, 4), (.walking, halfway, 10), (.stationary, home, 600)]
+        pieces += [(.walking, aisle, 4), (.walking, shop, 4), (.walking, halfwayToTheShop, 10), (.stationary, home, 600)]
         let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
         #expect(try slot(at: "2026-11-18 10:37:00", in: days).category == .shopping)
         let shopping = try slot(at: "2026-11-18 10:42:00", in: days)
@@ -73,14 +69,12 @@ extension PersonDrawnSlotsTests {
     /// minutes' walking about it (fixes at the till's end and 4 minutes later) before walking home.
     /// `astray`: the first fix after the till 150 m off (a fix's error), two minutes before the next at the shop.
     func oneStopAtTheShop(before: Double, astray: Bool = false) -> [(MotionActivity, GeoPoint, Double)] {
-        let shop = GeoPoint(lat: 52.5200 + 700 / 111_195.0, lon: 13.4050)
         let aisle = GeoPoint(lat: shop.lat + 30 / 111_195.0, lon: shop.lon)
-        let halfway = GeoPoint(lat: 52.5200 + 350 / 111_195.0, lon: 13.4050)
         return [
-            (.stationary, home, 420), (.walking, home, 2), (.stationary, home, 180), (.walking, home, 6), (.walking, halfway, 4),
+            (.stationary, home, 420), (.walking, home, 2), (.stationary, home, 180), (.walking, home, 6), (.walking, halfwayToTheShop, 4),
             (.walking, shop, 5), (.walking, aisle, before - 5), (.stationary, shop, 6),
         ] + (astray ? [(.walking, GeoPoint(lat: shop.lat, lon: shop.lon + 150 / 67_700.0), 2), (.walking, aisle, 2)] : [(.walking, aisle, 4)]) + [
-            (.walking, shop, 4), (.walking, halfway, 6), (.stationary, home, 600),
+            (.walking, shop, 4), (.walking, halfwayToTheShop, 6), (.stationary, home, 600),
         ]
     }
 
@@ -106,13 +100,11 @@ extension PersonDrawnSlotsTests {
 
     @Test("two stops at a shop parted by five minutes in its aisles, after walking about it: shopping from the first fix there to the end of the second stop")
     func shopAislesBetweenTwoStops() throws {
-        let shop = GeoPoint(lat: 52.5200 + 700 / 111_195.0, lon: 13.4050)
         let aisle = GeoPoint(lat: shop.lat + 30 / 111_195.0, lon: shop.lon)
-        let halfway = GeoPoint(lat: 52.5200 + 350 / 111_195.0, lon: 13.4050)
         let pieces: [(MotionActivity, GeoPoint, Double)] = [
-            (.stationary, home, 420), (.walking, home, 2), (.stationary, home, 180), (.walking, home, 6), (.walking, halfway, 4),
+            (.stationary, home, 420), (.walking, home, 2), (.stationary, home, 180), (.walking, home, 6), (.walking, halfwayToTheShop, 4),
             (.walking, shop, 5), (.walking, aisle, 4), (.stationary, shop, 6), (.walking, aisle, 5), (.stationary, shop, 6),
-            (.walking, halfway, 10), (.stationary, home, 600),
+            (.walking, halfwayToTheShop, 10), (.stationary, home, 600),
         ]
         let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
         let shopping = try slot(at: "2026-11-18 10:30:00", in: days)

@@ -15,6 +15,9 @@ struct PersonDrawnSlotsTests {
     /// 200 m north of the office.
     let cafe = GeoPoint(lat: 52.5450 + 200 / 111_195.0, lon: 13.3600)
     let gymPlace = GeoPoint(lat: 52.5300, lon: 13.4300)
+    /// 700 m north of home, and halfway there.
+    let shop = GeoPoint(lat: 52.5200 + 700 / 111_195.0, lon: 13.4050)
+    let halfwayToTheShop = GeoPoint(lat: 52.5200 + 350 / 111_195.0, lon: 13.4050)
     let hotel = GeoPoint(lat: 51.5074, lon: -0.1278)
 
     /// A day at home from 07:30 (up at 07:32), out by car after `minutes` more, two hours' drive to the hotel.
