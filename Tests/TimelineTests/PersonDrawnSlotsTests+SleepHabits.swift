@@ -290,11 +290,11 @@ extension PersonDrawnSlotsTests {
     @Test("hours are learned per kind of day once three nights are seen, from all nights before (a day off's time of getting up no earlier than the usual one until its own are); irregular times of getting up are no habit, irregular bedtimes a late one, steady ones the middle one")
     func habits() {
         func night(_ start: Double?, _ end: Double?, dayOff: Bool = false) -> SleepHabits.Night { SleepHabits.Night(start: start, end: end, dayOff: dayOff) }
-        // Two nights: the usual hours, but in bed by the earlier of the two seen.
+        // Two nights: the usual hours, but in bed by a quarter hour before the earlier of the two seen.
         let twoNights = SleepHabits([night(1410, 420), night(1400, 430)], dayOff: false)
         var usualButSeen = SleepHabits.usual
         usualButSeen.earliestBedtimeSeen = 1400
-        #expect(twoNights == usualButSeen && twoNights.inBedBy == 1400)
+        #expect(twoNights == usualButSeen && twoNights.inBedBy == 1385)
         let seen = [night(1410, 420), night(1300, 500), night(1400, 430), night(1380, 600), night(1420, 410), night(1440, 540, dayOff: true)]
         let workdays = SleepHabits(seen, dayOff: false)
         // A late one of the bedtimes seen, an early one of the times of getting up.
@@ -444,6 +444,19 @@ extension PersonDrawnSlotsTests {
         #expect(night.category == .sleep)
         #expect(night.start >= utc("2026-11-21 21:35:00") && night.start <= utc("2026-11-21 21:37:00"), "\(night)")
         #expect(try slot(at: "2026-11-21 21:00:00", in: days).category != .sleep)
+    }
+
+    @Test("a first file from Friday 18:00, to bed at 20:50 that night: on Saturday still from 20:40, ten minutes earlier, until a walk at 22:30 is in bed from 20:40")
+    func walkAfterABedtimeNearTheOneSeen() throws {
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 58), (.walking, home, 2), (.stationary, home, 58), (.walking, home, 2)]
+        pieces += [(.stationary, home, 48), (.walking, home, 2), (.stationary, home, 660), (.walking, home, 2)]  // to bed at 20:50, up at 07:50
+        for _ in 0..<12 { pieces += [(.stationary, home, 58), (.walking, home, 2)] }
+        pieces += [(.stationary, home, 46), (.walking, home, 2), (.stationary, home, 110), (.walking, home, 2), (.stationary, home, 500), (.walking, home, 2)]
+        let days = try OfflineTimeline.days(device(pieces + [(.stationary, home, 30)], from: "2026-11-20 18:00:00"), timeZone: zone)
+        let night = try slot(at: "2026-11-21 21:30:00", in: days)
+        #expect(night.category == .sleep)
+        #expect(night.start >= utc("2026-11-21 20:38:00") && night.start <= utc("2026-11-21 20:40:00"), "\(night)")
+        #expect(try slot(at: "2026-11-21 20:20:00", in: days).category != .sleep)
     }
 
     @Test("a first day with the phone on the charger at 22:30 and a walk at 00:20: the night begins at the charger, the walk got up in it")

@@ -29,10 +29,12 @@ struct SleepHabits: Sendable, Hashable {
     var earlyBedtime: Double?
     static let earlyShare = 0.25
     /// A time the person has been in bed by, if the nights seen tell one: an early one of their own
-    /// bedtimes (the usual one is the middle or a late one), else the earliest of the few nights seen
-    /// (still from after it, the person may well be in bed: each night's own bedtime seen is its last
-    /// walk, after the stillness in question).
-    var inBedBy: Double? { ownBedtime ? min(bedtime, earlyBedtime ?? bedtime) : earliestBedtimeSeen }
+    /// bedtimes (the usual one is the middle or a late one), else a quarter hour before the earliest of
+    /// the few nights seen (still from after it, the person may well be in bed: each night's own bedtime
+    /// seen is its last walk, after the stillness in question).
+    var inBedBy: Double? { ownBedtime ? min(bedtime, earlyBedtime ?? bedtime) : earliestBedtimeSeen.map { $0 - Self.seenBedtimeSpread } }
+    /// A night or two seen tell a bedtime to within this many minutes: it varies that much night to night.
+    static let seenBedtimeSpread = 15.0
     /// Before enough nights are seen: a still evening gives way to the night at 22:30 (most
     /// adults are in bed between 22:00 and midnight) when it began two hours before (later, the
     /// last sign of activity is going to bed), and a still morning ends at 08:00 when it goes on
