@@ -31,18 +31,22 @@ extension PersonDrawnSlotsTests {
         }
     }
 
-    @Test("three hours walking about a zoo, resting now and then, are an outing, not a workout, though the stretch between the first rest and the last is two hours")
+    @Test("three hours walking about a zoo, resting now and then, are an outing, not a workout, though the stretch between the first rest and the last is two hours; driven there and home, one leisure slot from arriving to leaving")
     func zooIsNoWorkout() throws {
         let zoo = GeoPoint(lat: 52.5080, lon: 13.3370)
         var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 450), (.walking, home, 2), (.stationary, home, 400)]
         pieces += [(.walking, home, 3), (.automotive, home, 20), (.walking, zoo, 38)]  // at the zoo from 14:35
         pieces += [(.stationary, zoo, 7), (.walking, zoo, 16), (.stationary, zoo, 8), (.walking, zoo, 20), (.stationary, zoo, 10),
-                   (.walking, zoo, 17), (.stationary, zoo, 12), (.walking, zoo, 33)]  // until 17:49
+                   (.walking, zoo, 17), (.stationary, zoo, 12), (.walking, zoo, 33)]  // until 17:16
         pieces += [(.automotive, zoo, 20), (.walking, home, 2), (.stationary, home, 240), (.walking, home, 2), (.stationary, home, 500)]
         let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
         for instant in ["2026-11-18 15:30:00", "2026-11-18 16:30:00"] {
             #expect(try slot(at: instant, in: days).category != .exercise, "\(instant)")
         }
+        // Driven there and driven home: one outing on foot, its stops no stops on the way.
+        let outing = try slot(at: "2026-11-18 15:40:00", in: days)
+        #expect(outing.category == .leisure)
+        #expect(outing.start == utc("2026-11-18 14:35:00") && outing.end == utc("2026-11-18 17:16:00"), "\(outing)")
     }
 
     @Test("an hour at the gym in two stays of 20 minutes, eleven minutes' walking about it after each, is exercise; two such stays parted by a short walk (a waiting room, then the doctor) are not")

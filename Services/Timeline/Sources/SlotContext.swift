@@ -55,6 +55,8 @@ struct SlotContext: Sendable, Hashable {
     var isAboutOnePlace = false
     /// For a stay away from home and work, and the moving about between its pieces: part of a workout (`markWorkouts`).
     var isWorkout = false
+    /// For a walk or a short stop between two drives: part of an outing on foot (`markOutingsOnFoot`).
+    var isOutingOnFoot = false
 
     struct Neighbour: Sendable, Hashable {
         var activity: MotionActivity
@@ -105,6 +107,7 @@ struct SlotContext: Sendable, Hashable {
         markBreakfasts(&contexts, spans)
         markBreaks(&contexts, spans)
         markWorkouts(&contexts, spans, places: places)
+        markOutingsOnFoot(&contexts, spans)
         markWorkAtHome(&contexts, spans, places: places, days: LocalDays(timeZone))
         return contexts
     }
