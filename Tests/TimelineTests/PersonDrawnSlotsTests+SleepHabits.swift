@@ -433,13 +433,20 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-23 20:30:00", in: days).category != .sleep)
     }
 
-    @Test("a first file from Friday 18:00, to bed at 20:50 that night: on Saturday still from 21:37 until a walk at 23:27 is in bed from 21:37, before any habit is learned")
-    func walkAfterTheBedtimeSeenTheNightBefore() throws {
+    /// A first file from Friday 18:00, to bed at 20:50 that night and up at 07:50; on Saturday a walk
+    /// every hour `hours` times, then still `minutes` until a walk into a stillness of 110 minutes, a
+    /// walk in the night, and the rest of it.
+    func saturdayAfterAFirstNight(hours: Int, then minutes: Double) throws -> [DayTimeline] {
         var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 58), (.walking, home, 2), (.stationary, home, 58), (.walking, home, 2)]
         pieces += [(.stationary, home, 48), (.walking, home, 2), (.stationary, home, 660), (.walking, home, 2)]  // to bed at 20:50, up at 07:50
-        for _ in 0..<13 { pieces += [(.stationary, home, 58), (.walking, home, 2)] }
-        pieces += [(.stationary, home, 43), (.walking, home, 2), (.stationary, home, 110), (.walking, home, 2), (.stationary, home, 500), (.walking, home, 2)]
-        let days = try OfflineTimeline.days(device(pieces + [(.stationary, home, 30)], from: "2026-11-20 18:00:00"), timeZone: zone)
+        for _ in 0..<hours { pieces += [(.stationary, home, 58), (.walking, home, 2)] }
+        pieces += [(.stationary, home, minutes), (.walking, home, 2), (.stationary, home, 110), (.walking, home, 2), (.stationary, home, 500), (.walking, home, 2)]
+        return try OfflineTimeline.days(device(pieces + [(.stationary, home, 30)], from: "2026-11-20 18:00:00"), timeZone: zone)
+    }
+
+    @Test("a first file from Friday 18:00, to bed at 20:50 that night: on Saturday still from 21:37 until a walk at 23:27 is in bed from 21:37, before any habit is learned")
+    func walkAfterTheBedtimeSeenTheNightBefore() throws {
+        let days = try saturdayAfterAFirstNight(hours: 13, then: 43)
         let night = try slot(at: "2026-11-21 22:30:00", in: days)
         #expect(night.category == .sleep)
         #expect(night.start >= utc("2026-11-21 21:35:00") && night.start <= utc("2026-11-21 21:37:00"), "\(night)")
@@ -448,11 +455,7 @@ extension PersonDrawnSlotsTests {
 
     @Test("a first file from Friday 18:00, to bed at 20:50 that night: on Saturday still from 20:40, ten minutes earlier, until a walk at 22:30 is in bed from 20:40")
     func walkAfterABedtimeNearTheOneSeen() throws {
-        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 58), (.walking, home, 2), (.stationary, home, 58), (.walking, home, 2)]
-        pieces += [(.stationary, home, 48), (.walking, home, 2), (.stationary, home, 660), (.walking, home, 2)]  // to bed at 20:50, up at 07:50
-        for _ in 0..<12 { pieces += [(.stationary, home, 58), (.walking, home, 2)] }
-        pieces += [(.stationary, home, 46), (.walking, home, 2), (.stationary, home, 110), (.walking, home, 2), (.stationary, home, 500), (.walking, home, 2)]
-        let days = try OfflineTimeline.days(device(pieces + [(.stationary, home, 30)], from: "2026-11-20 18:00:00"), timeZone: zone)
+        let days = try saturdayAfterAFirstNight(hours: 12, then: 46)
         let night = try slot(at: "2026-11-21 21:30:00", in: days)
         #expect(night.category == .sleep)
         #expect(night.start >= utc("2026-11-21 20:38:00") && night.start <= utc("2026-11-21 20:40:00"), "\(night)")
