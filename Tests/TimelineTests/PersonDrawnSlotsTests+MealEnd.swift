@@ -90,7 +90,7 @@ extension PersonDrawnSlotsTests {
         #expect(dinner.category == .food && dinner.start == utc("2026-11-18 19:07:00"))
     }
 
-    @Test("coming home from a trip at 19:21 (dinner time), dinner comes first; coming home at 17:00, dinner is at the usual 19:00")
+    @Test("coming home from a trip at 19:21 or 19:29 (dinner time), dinner comes first, past 20:00 too; coming home at 17:00, dinner is at the usual 19:00")
     func dinnerOnComingHome() throws {
         /// Wednesday: still at home until 08:00, out from `leave` (local minutes) to the gym by bike for
         /// an hour, home by bike at `leave` + 86, then the phone on a table until the night.
@@ -105,6 +105,12 @@ extension PersonDrawnSlotsTests {
         let dinner = try slot(at: "2026-11-18 19:40:00", in: late)
         #expect(dinner.category == .food && dinner.start == utc("2026-11-18 19:21:00") && dinner.end == utc("2026-11-18 19:56:00"))
         #expect(try slot(at: "2026-11-18 20:30:00", in: late).category == .leisure)
+
+        // Home at 19:29: the evening's pieces are cut at 20:00 too, and dinner goes on past it.
+        let later = try OfflineTimeline.days(evening(leave: 18 * 60 + 3), timeZone: zone)
+        let laterDinner = try slot(at: "2026-11-18 19:40:00", in: later)
+        #expect(laterDinner.category == .food && laterDinner.start == utc("2026-11-18 19:29:00") && laterDinner.end == utc("2026-11-18 20:04:00"))
+        #expect(try slot(at: "2026-11-18 20:30:00", in: later).category == .leisure)
 
         let early = try OfflineTimeline.days(evening(leave: 15 * 60 + 34), timeZone: zone)
         #expect(try slot(at: "2026-11-18 17:15:00", in: early).category == .leisure)

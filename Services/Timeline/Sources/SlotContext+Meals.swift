@@ -40,9 +40,9 @@ extension SlotContext {
             for (visit, candidates) in zip(lodgingVisits, candidates) {
                 let (first, last) = (visit.lowerBound, visit.upperBound)
                 // The meal on coming home at its time (`MealEnd.arrival`), if the visit shows none.
-                if arrivesToMeal(first, last, meal.usual, contexts, spans),
+                if let pieces = arrivesToMeal(first, last, meal.usual, contexts, spans),
                    !candidates.contains(where: { $0 != first && contexts[$0].startMinute < contexts[first].startMinute + 120 }) {
-                    contexts[first].isMealTime = true
+                    for piece in first..<first + pieces { contexts[piece].isMealTime = true }
                 }
                 // A day whose stay shows no meal: the pieces cut at the person's own time (`UsualMeal`), or
                 // at the usual one if the stay does not hold that, if not asleep.
@@ -158,12 +158,15 @@ extension SlotContext {
         return count
     }
 
-    /// Whether the visit from `first` to `last` begins with the meal of `usual` start on coming home
-    /// from a trip at its time (the piece `MealEnd.arrival` cut).
-    static func arrivesToMeal(_ first: Int, _ last: Int, _ usual: Double, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Bool {
+    /// If the visit from `first` to `last` begins with the meal of `usual` start on coming home
+    /// from a trip at its time (the piece `MealEnd.arrival` cut, which another cut, the hour's, may
+    /// part): how many pieces it is.
+    static func arrivesToMeal(_ first: Int, _ last: Int, _ usual: Double, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Int? {
         guard MealEnd.mealsOnArrival.contains(usual), first > 0, first < last, !contexts[first - 1].isStay, !contexts[first].isSleep,
-              spans[first - 1].duration >= tripOut, contexts[first + 1].stillFirst == contexts[first].stillFirst else { return false }
-        return abs(contexts[first].minutes - MealEnd.mealMinutes) <= 1
-            && MealEnd.arrivals(usual).contains(contexts[first].startMinute)
+              spans[first - 1].duration >= tripOut, MealEnd.arrivals(usual).contains(contexts[first].startMinute) else { return nil }
+        let count = mealPieces(from: first, through: last, contexts), after = first + count
+        let minutes = contexts[first..<after].reduce(0) { $0 + $1.minutes }
+        guard after <= last, contexts[after].stillFirst == contexts[first].stillFirst, abs(minutes - MealEnd.mealMinutes) <= 1 else { return nil }
+        return count
     }
 }
