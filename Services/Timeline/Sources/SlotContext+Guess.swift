@@ -14,7 +14,7 @@ extension SlotContext {
         case .walking:
             if isWorkout { (.exercise, 0.7) }  // to the next machine
             else if isAboutOnePlace { (.shopping, 0.7) }  // the aisles of a shop
-            else if isOutingOnFoot { (.leisure, 0.7) }  // a walk in a park
+            else if isOutingOnFoot || isWalkOut { (.leisure, 0.7) }  // a walk in a park, a stroll
             else if minutes < 15 && [previous, next].contains(where: { $0?.activity == .running }) { (.exercise, 0.7) }  // warming up, cooling down
             else if minutes < 30 { (.commute, 0.8) } else { (.leisure, 0.7) }  // a walk
         case .unknown: nil
@@ -30,7 +30,7 @@ extension SlotContext {
             else if minutes <= 60 && previous?.endsANight == true { (.food, 0.7) }  // breakfast there
             else if isMealTime { (.food, 0.6) }  // a meal on a night away
             else if isWorkout { (.exercise, 0.7) }
-            else if isOutingOnFoot { (.leisure, 0.6) }  // a bench in a park
+            else if isOutingOnFoot || isWalkOut { (.leisure, 0.6) }  // a bench in a park
             else if visitMinutes < 15, [previous, next].contains(where: { $0?.isAboutOnePlace == true }) { (.shopping, 0.7) }  // at the till
             else if visitMinutes < 15, previous.map({ $0.activity != .stationary }) == true, next.map({ $0.activity != .stationary }) == true {
                 (.commute, 0.7)  // a stop on the way

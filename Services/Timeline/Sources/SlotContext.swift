@@ -57,6 +57,8 @@ struct SlotContext: Sendable, Hashable {
     var isWorkout = false
     /// For a walk or a short stop between two drives: part of an outing on foot (`markOutingsOnFoot`).
     var isOutingOnFoot = false
+    /// For a walk: part of a walk out from a place back to it (`markWalksOut`).
+    var isWalkOut = false
 
     struct Neighbour: Sendable, Hashable {
         var activity: MotionActivity
@@ -108,6 +110,7 @@ struct SlotContext: Sendable, Hashable {
         markBreaks(&contexts, spans)
         markWorkouts(&contexts, spans, places: places)
         markOutingsOnFoot(&contexts, spans)
+        markWalksOut(&contexts, spans)
         markWorkAtHome(&contexts, spans, places: places, days: LocalDays(timeZone))
         return contexts
     }
