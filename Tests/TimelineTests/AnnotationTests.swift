@@ -26,6 +26,37 @@ struct AnnotationTests {
         ])
     }
 
+    @Test("a ride whose report of stopping was lost (a gap) is a stay from the first of the fixes that stay put 15 minutes far from where it began; fixes stuck where it began are stale, and 10 minutes put is a stop in traffic")
+    func rideStoppedUnseen() {
+        let minute: Int64 = 60_000
+        let office = GeoPoint(lat: home.lat + 0.036, lon: home.lon)  // 4 km north
+        let officeDoor = GeoPoint(lat: office.lat + 0.0003, lon: office.lon)  // 33 m on
+        let onTheWay = GeoPoint(lat: home.lat + 0.009, lon: home.lon)  // 1 km north
+        let motion = [
+            MotionEvent(timestamp: 0, activity: .stationary), MotionEvent(timestamp: 60 * minute, activity: .cycling),
+            MotionEvent(timestamp: 180 * minute, activity: .walking), MotionEvent(timestamp: 181 * minute, activity: .stationary),
+        ]
+        func annotated(_ stops: [Int64], at place: GeoPoint, door: GeoPoint) -> [AnnotatedEvent] {
+            let fixes = [LocationEvent(timestamp: 0, location: home), LocationEvent(timestamp: 65 * minute, location: onTheWay)]
+                + stops.enumerated().map { LocationEvent(timestamp: $0.element * minute, location: $0.offset % 2 == 0 ? place : door) }
+            return AnnotatedEvent.annotate(motion: motion, locations: fixes, until: 240 * minute)
+        }
+        #expect(annotated([130, 141, 171], at: office, door: officeDoor) == [
+            AnnotatedEvent(start: 0, end: 60 * minute, activity: .stationary, location: home),
+            AnnotatedEvent(start: 60 * minute, end: 130 * minute, activity: .cycling, location: home),
+            AnnotatedEvent(start: 130 * minute, end: 180 * minute, activity: .stationary, location: office),
+            AnnotatedEvent(start: 180 * minute, end: 181 * minute, activity: .walking, location: office),
+            AnnotatedEvent(start: 181 * minute, end: 240 * minute, activity: .stationary, location: office),
+        ])
+        // Stuck where the ride began (the fix at 65 minutes left out): stale, the ride goes on.
+        let stale = AnnotatedEvent.annotate(
+            motion: motion, locations: [LocationEvent(timestamp: 0, location: home)] + [70, 85, 100].map { LocationEvent(timestamp: $0 * minute, location: home) },
+            until: 240 * minute)
+        #expect(stale.map(\.activity) == [.stationary, .cycling, .walking, .stationary])
+        // Ten minutes at a junction, then on: no stay.
+        #expect(annotated([130, 140], at: office, door: officeDoor).map(\.activity) == [.stationary, .cycling, .walking, .stationary])
+    }
+
     @Test("a fix 250 m off between two at home while the phone lies still is dropped (one stay event is enough); with a walk between, far from one side only, or no motion known at the first, it is kept")
     func strayFixes() {
         let minute: Int64 = 60_000

@@ -33,8 +33,9 @@ public struct AnnotatedEvent: Sendable, Codable, Hashable {
     /// Events are ordered by time; of several at the same millisecond only the first in
     /// `MotionActivity` order is kept, and events after `until` are ignored. Each event takes
     /// the latest location at or before its start (none before the first fix), but a stay arrived
-    /// at (after movement) takes the first fix within `settling` of its start, and a stay is split
-    /// where a fix shows the phone somewhere else (`splitAtUnseenMoves`). Each event ends
+    /// at (after movement) takes the first fix within `settling` of its start, a stay is split
+    /// where a fix shows the phone somewhere else (`splitAtUnseenMoves`), and a ride where its fixes
+    /// show it stopped (`splitAtStillFixes`). Each event ends
     /// where the next begins; the last one ends at `until`. Where no motion came for longer than
     /// `longestSilence`, the device was off: the event before lasts `silenceLead` and a gap
     /// (activity `unknown`, no location) holds until the next event, so days without data have
@@ -76,7 +77,7 @@ public struct AnnotatedEvent: Sendable, Codable, Hashable {
             guard next < fixes.count, fixes[next].timestamp < min(events[index].end, start + settling) else { continue }
             events[index].location = fixes[next].location
         }
-        return splitAtUnseenMoves(events, fixes)
+        return splitAtStillFixes(splitAtUnseenMoves(events, fixes), fixes)
     }
 
     /// `fixes` (in order) without those astray while the phone lay still: a fix more than `strayFix`
@@ -103,6 +104,48 @@ public struct AnnotatedEvent: Sendable, Codable, Hashable {
             kept.append(fix)
         }
         return kept
+    }
+
+    /// A ride (cycling, driving) during which the fixes stay within `DevicePlaces.radius` of one
+    /// another for this long, `movedUnseen` or farther from where it began, is no ride from the
+    /// first of them: it got there, the phone lay still and motion missed the stop (a report lost
+    /// in a gap).
+    public static let stillFixes: Int64 = 15 * 60_000
+
+    /// Each ride split where its fixes show the phone staying at one place (`stillFixes`): a stay
+    /// there from the first of them until a fix farther off (the ride going on) or the ride's end.
+    static func splitAtStillFixes(_ events: [AnnotatedEvent], _ fixes: [LocationEvent]) -> [AnnotatedEvent] {
+        var split: [AnnotatedEvent] = []
+        split.reserveCapacity(events.count)
+        var first = 0
+        for event in events {
+            guard [.cycling, .automotive].contains(event.activity), let origin = event.location else {
+                split.append(event)
+                continue
+            }
+            while first < fixes.count, fixes[first].timestamp <= event.start { first += 1 }
+            let inside = fixes[first...].prefix { $0.timestamp < event.end }
+            // The first fix the fixes after it stay near for `stillFixes`, and the first fix after those farther off.
+            let still = inside.indices.lazy.compactMap { start -> (start: Int, end: Int64)? in
+                // Fixes stuck where the ride began are stale (the phone reports its last place), not a stop.
+                let place = fixes[start].location
+                guard place.distance(to: origin) > movedUnseen else { return nil }
+                let near = inside[start...].prefix { $0.location.distance(to: place) <= DevicePlaces.radius }
+                guard let last = near.last, last.timestamp - fixes[start].timestamp >= stillFixes else { return nil }
+                return (start, near.endIndex < inside.endIndex ? inside[near.endIndex].timestamp : event.end)
+            }.first
+            guard let still else {
+                split.append(event)
+                continue
+            }
+            let stop = fixes[still.start]
+            if stop.timestamp > event.start { split.append(AnnotatedEvent(start: event.start, end: stop.timestamp, activity: event.activity, location: event.location)) }
+            split.append(AnnotatedEvent(start: stop.timestamp, end: still.end, activity: .stationary, location: stop.location))
+            if still.end < event.end {
+                split.append(AnnotatedEvent(start: still.end, end: event.end, activity: event.activity, location: fixes[still.start...].first { $0.timestamp >= still.end }?.location))
+            }
+        }
+        return split
     }
 
     /// Each stay split where a fix `movedUnseen` away (the next fix within `DevicePlaces.radius` of
