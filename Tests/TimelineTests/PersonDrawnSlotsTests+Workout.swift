@@ -67,4 +67,23 @@ extension PersonDrawnSlotsTests {
             #expect(try slot(at: instant, in: doctor).category != .exercise, "\(instant)")
         }
     }
+
+    @Test("an hour at the gym in four stays of 9, 24, 12 and 15 minutes, getting up between them, is exercise; three stays (a waiting room, the doctor, the desk) are not")
+    func gymInFourStays() throws {
+        func visit(_ stays: [Double]) throws -> [DayTimeline] {
+            var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 450), (.walking, home, 2), (.stationary, home, 620)]
+            pieces += [(.walking, home, 3), (.cycling, home, 12), (.walking, gymPlace, 2)]  // there from 18:09
+            for stay in stays { pieces += [(.stationary, gymPlace, stay), (.walking, gymPlace, 1)] }
+            pieces += [(.cycling, gymPlace, 12), (.walking, home, 2), (.stationary, home, 240), (.walking, home, 2), (.stationary, home, 500)]
+            return try OfflineTimeline.days(device(pieces), timeZone: zone)
+        }
+        let gym = try visit([9, 24, 12, 15])
+        for instant in ["2026-11-18 18:12:00", "2026-11-18 18:30:00", "2026-11-18 18:50:00", "2026-11-18 19:10:00"] {
+            #expect(try slot(at: instant, in: gym).category == .exercise, "\(instant)")
+        }
+        let doctor = try visit([20, 15, 5])
+        for instant in ["2026-11-18 18:20:00", "2026-11-18 18:40:00"] {
+            #expect(try slot(at: instant, in: doctor).category != .exercise, "\(instant)")
+        }
+    }
 }

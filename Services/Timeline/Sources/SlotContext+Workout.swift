@@ -2,13 +2,15 @@
 /// are parted by moving about it (the walk to the next machine, a treadmill's run, the aisles
 /// between them, walking less than `roundOfTheWard`) rather than going anywhere, is exercise when it lasts `workoutMinutes` and the
 /// person never settles: it holds a run, or its stays are `workoutPieces` stillnesses or more,
-/// none `settled` long, or two or more, none `pacedStill` long, with a third of the time walking
+/// none `settled` long, or more than `workoutPieces` of `settled` minutes on average within
+/// `restlessMinutes` (a gym's sets), or two or more, none `pacedStill` long, with a third of the time walking
 /// about the place (a gym hour of two 20-minute stays and eleven minutes' walking after each).
 extension SlotContext {
     static let workoutMinutes = 30.0...150.0
     static let workoutPieces = 3
     static let settled = 20.0
     static let pacedStill = 25.0
+    static let restlessMinutes = 90.0
 
     /// Marks the stays and the moving about of each workout (`isWorkout`). Walking at the place
     /// (`places`) just before the first stay or after the last counts in its length: three hours
@@ -49,10 +51,13 @@ extension SlotContext {
             guard minutes + around <= workoutMinutes.upperBound else { continue }
             let pieces = Set(stays.map { contexts[$0].stillFirst }).count
             let longest = stays.map { contexts[$0].stillMinutes }.max() ?? 0
+            // An hour or so getting up again and again (every `settled` minutes on average): a gym's sets.
+            let restless = pieces > workoutPieces && minutes + around <= restlessMinutes
+                && stays.reduce(0) { $0 + contexts[$1].minutes } / Double(pieces) < settled
             let ran = members.contains { contexts[$0].activity == .running }
             let walking = members.filter { !contexts[$0].isStay }.reduce(0) { $0 + contexts[$1].minutes } + around
             let paced = pieces >= 2 && longest < pacedStill && walking >= (minutes + around) / 3
-            guard workoutMinutes.contains(minutes), ran || (pieces >= workoutPieces && longest < settled) || paced else { continue }
+            guard workoutMinutes.contains(minutes), ran || (pieces >= workoutPieces && longest < settled) || restless || paced else { continue }
             for member in members { contexts[member].isWorkout = true }
         }
     }
