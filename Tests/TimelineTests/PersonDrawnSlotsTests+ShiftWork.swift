@@ -105,6 +105,17 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 19:00:00", in: days).category != .sleep)
     }
 
+    @Test("up at 14:00 from a day's sleep after a night shift, the evening still from 21:02 until the data ends at midnight is no night yet")
+    func eveningAfterADaysSleep() throws {
+        // Home from a night at the office at 06:30, asleep until 14:00, up and about, the phone on a table from 21:02.
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, office, 360), (.walking, office, 3), (.automotive, office, 25), (.walking, home, 2)]
+        pieces += [(.stationary, home, 450), (.walking, home, 2), (.stationary, home, 418), (.walking, home, 2), (.stationary, home, 178)]
+        let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 10:00:00", in: days).category == .sleep)
+        #expect(try slot(at: "2026-11-18 22:00:00", in: days).category != .sleep)
+        #expect(try slot(at: "2026-11-18 23:50:00", in: days).category != .sleep)
+    }
+
     @Test("an evening still at home until the phone goes off before midnight is no day's rest")
     func stillEveningBeforeThePhoneGoesOff() throws {
         // A day at the office, home at 17:32, the phone on a table until it is switched off at 23:50.

@@ -267,17 +267,19 @@ struct SlotContext: Sendable, Hashable {
             for member in index...last { contexts[member].isSleep = true }
         }
         // The night in progress: the last stillness of the data, at home, begun late in the evening
-        // and an hour long or going on past 21:00 (after a walk at 23:10, still at midnight).
+        // and an hour long or going on past 21:00 (after a walk at 23:10, still at midnight), unless
+        // the person got up from a day's sleep that afternoon (after a night shift).
         if let last = contexts.indices.last, atHome(last), !contexts[last].isSleep {
             let still = contexts[last], lateEvening = Double(NightSplit.lateEvening * 60)
+            let rest = contexts[..<still.stillFirst].lastIndex { $0.isSleep && $0.kind == .home }
+            let upAt = rest.map { (contexts[$0].startMinute + contexts[$0].minutes).truncatingRemainder(dividingBy: 1440) }
+            let upByDay = rest.map { !contexts[$0].isNightRest } == true && upAt.map { $0 >= morning.upperBound && $0 < still.stillStart } == true
             // Or begun in the afternoon and going on an hour past the usual bedtime, unless the person
             // got up late that day (no earlier than `longestDay` after it).
-            let upAt = contexts[..<still.stillFirst].lastIndex(where: \.isNightRest).map {
-                (contexts[$0].startMinute + contexts[$0].minutes).truncatingRemainder(dividingBy: 1440)
-            }
             let pastBedtime = still.stillStart >= Double(NightSplit.eveningStart * 60)
                 && still.stillStart + still.stillMinutes >= max(SleepHabits.usual.bedtime, (upAt ?? 0) + Self.longestDay) + 60
-            if (lateEvening..<1440).contains(still.stillStart) && (still.stillMinutes >= 60 || still.stillStart + still.stillMinutes >= lateEvening + 60) || pastBedtime {
+            if (lateEvening..<1440).contains(still.stillStart) && (still.stillMinutes >= 60 || still.stillStart + still.stillMinutes >= lateEvening + 60) && !upByDay
+                || pastBedtime {
                 for member in still.stillFirst...last { (contexts[member].isSleep, contexts[member].isNightRest) = (true, true) }
             }
         }
