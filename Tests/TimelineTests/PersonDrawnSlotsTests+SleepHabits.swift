@@ -207,6 +207,14 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-24 23:40:00", in: table).category == .sleep)
     }
 
+    @Test("to bed at 23:30 for six nights, then a carried phone put down at 21:50, an hour and a half before: the evening goes on until 23:30")
+    func carriedPhonePutDown() throws {
+        let days = try OfflineTimeline.days(nights(bedtimes: Array(repeating: 1410.0, count: 6) + [1310], carried: true), timeZone: zone)
+        #expect(try slot(at: "2026-11-24 22:40:00", in: days).category != .sleep)
+        let night = try slot(at: "2026-11-24 23:40:00", in: days)
+        #expect(night.category == .sleep && night.start == utc("2026-11-24 23:30:00"))
+    }
+
     @Test("a carried phone's usual bedtime is the middle of those it showed, not a late one: put down at 20:30, it is in bed at 23:00, not 00:30")
     func carriedPhoneUsualBedtime() throws {
         // To bed at 22:30, 23:00, 00:00, 00:00, 23:30 and 00:30; the seventh evening (Tuesday) the

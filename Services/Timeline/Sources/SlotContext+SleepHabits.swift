@@ -68,7 +68,7 @@ extension SlotContext {
     static let quietBedtimeMargin = 30.0
     /// With a carried phone, the last walk is going to bed unless the stillness began at least
     /// this many minutes before the usual bedtime (the phone put down for the evening).
-    static let carriedBedtimeMargin = 120.0
+    static let carriedBedtimeMargin = 90.0
     /// Minutes an adult's night lasts at most, for a night whose start the phone does not show.
     static let longestNightRest = 600.0
     /// A still morning ended by leaving home: the person was up at most this many minutes before.
