@@ -1,6 +1,6 @@
-/// A walk out: from a place back to it with no stop on the way (nor a shop's aisles) but a rest, half an hour or more in all
-/// (however the data parts it). It went nowhere: it is the walk itself (a stroll, the dog), not
-/// getting somewhere.
+/// A walk out: from a place back to it, half an hour or more in all however the data parts it,
+/// with no stop on the way but a rest (a bench) and no shop's aisles. It went nowhere: it is the
+/// walk itself (a stroll, the dog), not getting somewhere.
 extension SlotContext {
     /// A walk from a place back to it this many minutes long or longer is a walk out.
     static let shortestWalkOut = 30.0
