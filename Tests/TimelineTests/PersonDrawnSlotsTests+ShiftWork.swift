@@ -65,6 +65,46 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 17:00:00", in: days).category != .work)
     }
 
+    @Test("a first file of a night nurse whose rounds the phone shows only as getting up: home is where it rests with no sign of movement")
+    func homeIsWhereItRests() throws {
+        let ward = GeoPoint(lat: 52.5200 + 5_000 / 111_195.0, lon: 13.4050)
+        // On the ward from 20:00 to 07:30, up every 40 minutes for a minute: one long stay, never at rest.
+        func shift(_ count: Int) -> [(MotionActivity, GeoPoint, Double)] { Array(repeating: [(.stationary, ward, 40), (.walking, ward, 1)], count: count).flatMap { $0 } }
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 95), (.walking, home, 2), (.automotive, home, 20), (.walking, ward, 3)]
+        pieces += shift(17) + [(.stationary, ward, 3), (.walking, ward, 2), (.automotive, ward, 18), (.walking, home, 2)]  // home at 07:59
+        pieces += [(.stationary, home, 28), (.walking, home, 2), (.stationary, home, 390)]  // asleep 08:29 to 14:59
+        for _ in 0..<4 { pieces += [(.walking, home, 2), (.stationary, home, 58)] }
+        pieces += [(.walking, home, 2), (.automotive, home, 20), (.walking, ward, 3)] + shift(6)
+        let days = try OfflineTimeline.days(device(pieces, from: "2026-11-17 18:00:00"), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 11:00:00", in: days).category == .sleep)
+        #expect(try slot(at: "2026-11-18 02:00:00", in: days).category == .work)
+        #expect(try slot(at: "2026-11-18 17:00:00", in: days).category != .work)
+    }
+
+    @Test("nights on a ward from Thursday, walked every forty minutes, after days off: each night is one working day, so the ward is work")
+    func nightShiftsAfterDaysOff() throws {
+        let ward = GeoPoint(lat: 52.5200 + 5_000 / 111_195.0, lon: 13.4050)
+        let dayUp = Array(repeating: [(MotionActivity.walking, home, 2.0), (.stationary, home, 118)], count: 8).flatMap { $0 }  // 07:00 to 23:00
+        // Monday to Wednesday off: nights asleep at home from 23:00 to 07:00.
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420)]
+        for _ in 0..<3 { pieces += dayUp + [(.walking, home, 2), (.stationary, home, 478)] }
+        // Thursday and Friday: up from 07:00 (or from a day's sleep), on the ward from 19:53 to 07:30
+        // with a ten-minute round every forty minutes, home at 07:52 and asleep until 14:32.
+        pieces += Array(dayUp.prefix(12)) + [(.walking, home, 2), (.stationary, home, 28)]
+        for _ in 0..<2 {
+            pieces += [(.automotive, home, 20), (.walking, ward, 3)]
+            pieces += Array(repeating: [(.stationary, ward, 31), (.walking, ward, 10)], count: 17).flatMap { $0 }
+            pieces += [(.automotive, ward, 20), (.walking, home, 2), (.stationary, home, 400)]
+            pieces += Array(dayUp.prefix(8)) + [(.walking, home, 2), (.stationary, home, 56)]
+        }
+        pieces += [(.walking, home, 2), (.stationary, home, 600)]
+        let days = try OfflineTimeline.days(device(pieces, from: "2026-11-16 00:00:00"), timeZone: zone)
+        #expect(try slot(at: "2026-11-20 02:00:00", in: days).category == .work)
+        #expect(try slot(at: "2026-11-21 02:00:00", in: days).category == .work)
+        #expect(try slot(at: "2026-11-20 11:00:00", in: days).category == .sleep)
+        #expect(try slot(at: "2026-11-17 02:00:00", in: days).category == .sleep)
+    }
+
     @Test("a day's sleep after a night shift broken by a walk (the bathroom at 10:40) is one rest: 2¾ hours and 2½ hours")
     func daysSleepBrokenByAWalk() throws {
         // Home at 07:28, breakfast, asleep 07:55 to 10:40 and 10:42 to 13:12, then the afternoon up and about.

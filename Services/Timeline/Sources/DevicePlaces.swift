@@ -3,10 +3,12 @@ import Foundation
 /// The places a device stays at, learned from its slots: stays clustered by location. Home is
 /// where it spends most time of the places it sleeps at (lies still `sleepLength` or more at
 /// once), so a ward walked all night is not home even when the night shifts there outlast the
-/// days at home; work (or school) is the other place where it spends long
-/// weekdays (`workingDay`, at whatever hour) on a good share of the weekdays seen, or a few
-/// hours (`longStay`) on most of them (on a device's first weekday, that one): from the first
-/// day, the long weekday stay away from home, or a few hours of lectures, is work or school.
+/// days at home; nor is one whose stillness is always parted by signs of movement (rounds the
+/// phone shows no walk of) while it rests that long with none at another. Work (or school) is the
+/// other place where it spends long weekdays (`workingDay`, at whatever hour; a night shift
+/// counted whole on the day it began) on a good share of the weekdays seen, or a few hours
+/// (`longStay`) on most of them (on a device's first weekday, that one): from the first day, the
+/// long weekday stay away from home, or a few hours of lectures, is work or school.
 public struct DevicePlaces: Sendable, Hashable {
     public struct Place: Sendable, Hashable {
         public var centre: GeoPoint
@@ -17,8 +19,10 @@ public struct DevicePlaces: Sendable, Hashable {
         /// Local weekdays (Monday to Friday) with `workingDay` or more there, and with `longStay` or more.
         public var workDays = 0
         public var weekdaysThere = 0
-        /// The longest the phone lay still there at once.
+        /// The longest visit there: the longest the phone lay there at once, moving about it aside.
         public var longestStill: Int64 = 0
+        /// The longest the phone lay there with no sign of movement at all (`Visit.longestRest`).
+        public var longestRest: Int64 = 0
     }
 
     public enum Kind: Sendable, Hashable {
@@ -40,6 +44,9 @@ public struct DevicePlaces: Sendable, Hashable {
     public static let workingDay: Int64 = 4 * 60 * 60_000
     /// Lying still this long at once is a sleep (a night's, or a day's after a night shift).
     public static let sleepLength: Int64 = 5 * 60 * 60_000
+    /// Leaving a place for no longer than this and coming back to it is moving about it (a ward's
+    /// round, a walk round the block): the stay there goes on.
+    public static let aboutThePlace: Int64 = 30 * 60_000
 
     public init(places: [Place] = [], home: Int? = nil, work: Int? = nil) {
         self.places = places
@@ -54,6 +61,29 @@ public struct DevicePlaces: Sendable, Hashable {
         var location: GeoPoint
         /// It holds a night's rest (`isNight`): begun in the evening, a night away rather than at work.
         var sleptThere = false
+        /// Its longest run of stays with no sign of movement between them (none ends moving), and the run going on.
+        var longestRest: Int64 = 0
+        var rest: Int64 = 0
+    }
+
+    /// The visits to one place parted only by moving about it (`aboutThePlace`).
+    struct StayThere {
+        var place: Int
+        var start: Int64
+        var end: Int64
+        /// The time in its visits.
+        var duration: Int64
+        var sleptThere: Bool
+
+        init(place: Int, _ visit: Visit) {
+            (self.place, start, end, duration, sleptThere) = (place, visit.start, visit.start + visit.duration, visit.duration, visit.sleptThere)
+        }
+
+        mutating func add(_ visit: Visit) {
+            end = visit.start + visit.duration
+            duration += visit.duration
+            sleptThere = sleptThere || visit.sleptThere
+        }
     }
 
     /// The stationary slots joined into visits: consecutive stays within `radius` of the first.
@@ -65,9 +95,12 @@ public struct DevicePlaces: Sendable, Hashable {
             guard span.slot.activity == .stationary, let location = span.slot.location else { continue }
             if let last = visits.last, lastEnd == span.start, last.start + last.duration == span.start, last.location.distance(to: location) <= radius {
                 visits[visits.count - 1].duration += span.duration
+                visits[visits.count - 1].rest += span.duration
             } else {
-                visits.append(Visit(start: span.start, duration: span.duration, location: location))
+                visits.append(Visit(start: span.start, duration: span.duration, location: location, rest: span.duration))
             }
+            visits[visits.count - 1].longestRest = max(visits[visits.count - 1].longestRest, visits[visits.count - 1].rest)
+            if span.slot.endsMoving == true { visits[visits.count - 1].rest = 0 }
             if isNight(span) { visits[visits.count - 1].sleptThere = true }
         }
         return visits
@@ -90,6 +123,7 @@ public struct DevicePlaces: Sendable, Hashable {
         var places: [Place] = []
         var longStayDates: [Set<String>] = []
         var dayTime: [[String: Int64]] = [], nightsAway: [[String: Int64]] = []
+        var placeOf: [Int] = []
         for visit in visits {
             let location = visit.location
             let weight = Double(visit.duration)
@@ -111,17 +145,33 @@ public struct DevicePlaces: Sendable, Hashable {
                 nightsAway.append([:])
             }
             places[index].longestStill = max(places[index].longestStill, visit.duration)
+            places[index].longestRest = max(places[index].longestRest, visit.longestRest)
             if visit.duration >= longStay { longStayDates[index].insert(days.name(of: visit.start)) }
-            if days.weekday(of: visit.start) < 5 {
-                // Arriving in the evening and resting there through the night is a night away, unless it happens on other days too.
-                let nightAway = visit.sleptThere && days.calendar.component(.hour, from: Date(milliseconds: visit.start)) >= 17
-                if nightAway {
-                    nightsAway[index][days.name(of: visit.start), default: 0] += visit.duration
-                } else {
-                    dayTime[index][days.name(of: visit.start), default: 0] += visit.duration
-                }
+            placeOf.append(index)
+        }
+        // The weekday time at each place, a stay there parted only by moving about it (`aboutThePlace`:
+        // a ward's rounds) counted whole on the day it began: a night shift is one working day.
+        var stay: StayThere?
+        func count(_ stay: StayThere) {
+            guard days.weekday(of: stay.start) < 5 else { return }
+            // Arriving in the evening and resting there through the night is a night away, unless it happens on other days too.
+            if stay.sleptThere && days.calendar.component(.hour, from: Date(milliseconds: stay.start)) >= 17 {
+                nightsAway[stay.place][days.name(of: stay.start), default: 0] += stay.duration
+            } else {
+                dayTime[stay.place][days.name(of: stay.start), default: 0] += stay.duration
             }
         }
+        for index in visits.indices.sorted(by: { visits[$0].start < visits[$1].start }) {
+            let visit = visits[index]
+            if var open = stay, open.place == placeOf[index], visit.start - open.end <= aboutThePlace {
+                open.add(visit)
+                stay = open
+            } else {
+                if let open = stay { count(open) }
+                stay = StayThere(place: placeOf[index], visit)
+            }
+        }
+        if let open = stay { count(open) }
         for index in places.indices {
             places[index].longStayDays = longStayDates[index].count
             let nights = nightsAway[index].values.filter { $0 >= workingDay }.count
@@ -131,8 +181,12 @@ public struct DevicePlaces: Sendable, Hashable {
         let order = places.indices.sorted { (places[$0].time, places[$0].centre.lat) > (places[$1].time, places[$1].centre.lat) }
         places = order.map { places[$0] }
         guard !places.isEmpty else { return DevicePlaces() }
-        // Home first: the place of most time the person sleeps at, if they sleep anywhere.
+        // Home first: the place of most time the person sleeps at, if they sleep anywhere; one they
+        // rest at with no sign of movement, before one where they never do.
         if places[0].longestStill < sleepLength, let slept = places.firstIndex(where: { $0.longestStill >= sleepLength }) {
+            places.insert(places.remove(at: slept), at: 0)
+        } else if places[0].longestRest < sleepLength,
+                  let slept = places.firstIndex(where: { $0.longestStill >= sleepLength && $0.longestRest >= sleepLength }) {
             places.insert(places.remove(at: slept), at: 0)
         }
         // Work is a place of long weekdays on at least a quarter of the weekdays seen, or of a
