@@ -49,6 +49,20 @@ extension PersonDrawnSlotsTests {
         #expect(outing.start == utc("2026-11-18 14:35:00") && outing.end == utc("2026-11-18 17:16:00"), "\(outing)")
     }
 
+    @Test("a family's afternoon out, driven there: two hours of ten-minute stops and walks of fourteen minutes between them is an outing on foot, not a workout")
+    func afternoonOutIsNoWorkout() throws {
+        let lake = GeoPoint(lat: 52.5200 + 6_000 / 111_195.0, lon: 13.4050)
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 450), (.walking, home, 2), (.stationary, home, 400)]
+        pieces += [(.walking, home, 3), (.automotive, home, 20), (.walking, lake, 3)]  // at the lake from 14:38
+        for _ in 0..<5 { pieces += [(.stationary, lake, 10), (.walking, lake, 14)] }
+        pieces += [(.stationary, lake, 10)]  // until 16:48
+        pieces += [(.walking, lake, 2), (.automotive, lake, 20), (.walking, home, 2), (.stationary, home, 240), (.walking, home, 2), (.stationary, home, 500)]
+        let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        for instant in ["2026-11-18 14:45:00", "2026-11-18 15:30:00", "2026-11-18 16:30:00"] {
+            #expect(try slot(at: instant, in: days).category == .leisure, "\(instant)")
+        }
+    }
+
     @Test("an hour at the gym in two stays of 20 minutes, eleven minutes' walking about it after each, is exercise; two such stays parted by a short walk (a waiting room, then the doctor) are not")
     func gymInTwoStays() throws {
         func visit(_ walk: Double) throws -> [DayTimeline] {

@@ -111,6 +111,16 @@ struct PersonDrawnSlotsTests {
         #expect(lectures.start == utc("2026-11-18 11:30:00"))
     }
 
+    @Test("a device whose data begins on a Saturday: two and a half hours at a place away from home are a visit, not work (no weekday is seen)")
+    func firstSaturdayHasNoWork() throws {
+        let days = try OfflineTimeline.days(device([
+            (.stationary, home, 600), (.walking, home, 2), (.stationary, home, 66), (.cycling, home, 20), (.walking, school, 2),
+            (.stationary, school, 150), (.walking, school, 2), (.cycling, school, 20), (.walking, home, 2),
+            (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 600),
+        ], from: "2026-11-21 00:00:00"), timeZone: zone)
+        #expect(try slot(at: "2026-11-21 13:00:00", in: days).category != .work)
+    }
+
     @Test("a lunch at a café 200 m from the office is its own slot, food, between two work slots")
     func lunchNearWork() throws {
         let days = try OfflineTimeline.days(officeDayWithLunchOut(walk: 4, lunch: 25, afternoon: 275), timeZone: zone)

@@ -198,7 +198,8 @@ public struct DevicePlaces: Sendable, Hashable {
         }.map { days.name(of: $0.end - 1) }).count
         let work = places.indices.dropFirst().filter { index in
             let place = places[index]
-            return (place.workDays > 0 && place.workDays * 4 >= weekdays) || (place.weekdaysThere >= min(2, weekdays) && place.weekdaysThere * 2 >= weekdays)
+            return (place.workDays > 0 && place.workDays * 4 >= weekdays)
+                || (place.weekdaysThere > 0 && place.weekdaysThere >= min(2, weekdays) && place.weekdaysThere * 2 >= weekdays)
         }.max { (places[$0].workDays, places[$0].weekdaysThere, places[$0].time) < (places[$1].workDays, places[$1].weekdaysThere, places[$1].time) }
         return DevicePlaces(places: places, home: 0, work: work)
     }

@@ -4,13 +4,17 @@
 /// person never settles: it holds a run, or its stays are `workoutPieces` stillnesses or more,
 /// none `settled` long, or more than `workoutPieces` of `settled` minutes on average within
 /// `restlessMinutes` (a gym's sets), or two or more, none `pacedStill` long, with a third of the time walking
-/// about the place (a gym hour of two 20-minute stays and eleven minutes' walking after each).
+/// about the place (a gym hour of two 20-minute stays and eleven minutes' walking after each); but
+/// not an hour and a half or more, half of it walking, with no run (`outingMinutes`): an outing.
 extension SlotContext {
     static let workoutMinutes = 30.0...150.0
     static let workoutPieces = 3
     static let settled = 20.0
     static let pacedStill = 25.0
     static let restlessMinutes = 90.0
+    /// Stops and walks at a place this many minutes or longer, half of it walking, are an outing (a
+    /// park's paths, a family's afternoon out) unless they hold a run: a gym hour is shorter.
+    static let outingMinutes = 90.0
 
     /// Marks the stays and the moving about of each workout (`isWorkout`). Walking at the place
     /// (`places`) just before the first stay or after the last counts in its length: three hours
@@ -57,7 +61,9 @@ extension SlotContext {
             let ran = members.contains { contexts[$0].activity == .running }
             let walking = members.filter { !contexts[$0].isStay }.reduce(0) { $0 + contexts[$1].minutes } + around
             let paced = pieces >= 2 && longest < pacedStill && walking >= (minutes + around) / 3
-            guard workoutMinutes.contains(minutes), ran || (pieces >= workoutPieces && longest < settled) || restless || paced else { continue }
+            // Half the time or more walking, an hour and a half or longer, with no run: an outing on foot.
+            let outing = walking * 2 >= minutes + around && minutes + around >= outingMinutes
+            guard workoutMinutes.contains(minutes), ran || !outing && ((pieces >= workoutPieces && longest < settled) || restless || paced) else { continue }
             for member in members { contexts[member].isWorkout = true }
         }
     }
