@@ -1,7 +1,7 @@
 /// An outing on foot: driven somewhere away from home and work, walking about there for an hour or
 /// more with short stops (a bench, a view), and driven on; or the same walked from a place and back
-/// to it, with no shop's aisles on the way and more than one stop, or a short one. From arriving to leaving is one outing (a walk in a park,
-/// a zoo), not walks going somewhere with stops on the way.
+/// to it, with no shop's aisles on the way and more than one stop, or a short one. From arriving
+/// to leaving is one outing (a walk in a park, a zoo), not walks going somewhere with stops on the way.
 extension SlotContext {
     /// The outing lasts at least this many minutes, at least half of them walking.
     static let shortestOutingOnFoot = 60.0
@@ -11,7 +11,8 @@ extension SlotContext {
     /// (a bench); longer, the walk went to it (a friend's).
     static let longestRestOnFoot = 30.0
 
-    /// Marks the walks and stops between two drives, or from a place back to it, that make an outing on foot (`isOutingOnFoot`).
+    /// Marks the walks and stops between two drives, or from a place back to it, that make an
+    /// outing on foot (`isOutingOnFoot`).
     static func markOutingsOnFoot(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
         func onFoot(_ index: Int) -> Bool {
             let context = contexts[index]
