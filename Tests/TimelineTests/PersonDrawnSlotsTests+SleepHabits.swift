@@ -215,6 +215,14 @@ extension PersonDrawnSlotsTests {
         #expect(night.category == .sleep && night.start == utc("2026-11-24 23:30:00"))
     }
 
+    @Test("to bed at 21:00 every night (a child), then a carried phone put down at 19:40, eighty minutes before: the evening goes on until 21:00")
+    func steadyBedtimePutDown() throws {
+        let days = try OfflineTimeline.days(nights(bedtimes: Array(repeating: 1260.0, count: 6) + [1180], carried: true), timeZone: zone)
+        #expect(try slot(at: "2026-11-24 20:30:00", in: days).category != .sleep)
+        let night = try slot(at: "2026-11-24 21:10:00", in: days)
+        #expect(night.category == .sleep && night.start == utc("2026-11-24 21:00:00"))
+    }
+
     @Test("a carried phone's usual bedtime is the middle of those it showed, not a late one: put down at 20:30, it is in bed at 23:00, not 00:30")
     func carriedPhoneUsualBedtime() throws {
         // To bed at 22:30, 23:00, 00:00, 00:00, 23:30 and 00:30; the seventh evening (Tuesday) the

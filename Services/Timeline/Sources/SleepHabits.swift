@@ -23,6 +23,9 @@ struct SleepHabits: Sendable, Hashable {
     static let learnedMargin = 45.0
     /// Whether the bedtime is the person's own, learned from the nights seen, not the usual one.
     var ownBedtime: Bool { bedtimeMargin == Self.learnedMargin }
+    /// Whether the person's own bedtimes before working days vary less than `steadyBedtimes`: they
+    /// keep to a bedtime (before a day off, people keep less to one).
+    var steadyBedtime = false
     /// The earliest bedtime of the nights seen whole, of either kind, while too few are seen for the person's own.
     var earliestBedtimeSeen: Double?
     /// An early one of the person's own bedtimes (`earlyShare` of them earlier), once learned.
@@ -75,6 +78,7 @@ struct SleepHabits: Sendable, Hashable {
         if bedtimes.count >= Self.fewestNights {
             // Bedtimes kept to within `steadyBedtimes` are going to bed itself: the middle one.
             let steady = Self.quantile(bedtimes, 0.75) - Self.quantile(bedtimes, 0.25) <= Self.steadyBedtimes
+            steadyBedtime = steady && !dayOff
             bedtime = Self.quantile(bedtimes, steady ? min(share, Self.carriedShare) : share)
             earlyBedtime = Self.quantile(bedtimes, Self.earlyShare)
         } else {

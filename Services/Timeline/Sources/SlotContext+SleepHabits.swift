@@ -69,6 +69,9 @@ extension SlotContext {
     /// With a carried phone, the last walk is going to bed unless the stillness began at least
     /// this many minutes before the usual bedtime (the phone put down for the evening).
     static let carriedBedtimeMargin = 90.0
+    /// The same for someone who keeps to a bedtime before working days (`SleepHabits.steadyBedtime`:
+    /// a child's 21:00): they go to bed less far from it.
+    static let steadyBedtimeMargin = 75.0
     /// Minutes an adult's night lasts at most, for a night whose start the phone does not show.
     static let longestNightRest = 600.0
     /// A still morning ended by leaving home: the person was up at most this many minutes before.
@@ -98,7 +101,7 @@ extension SlotContext {
         let (quiet, carried) = phoneAtHome(contexts, spans)
         let habits = [false, true].map { SleepHabits(nightsSeen, dayOff: $0, share: carried ? SleepHabits.carriedShare : SleepHabits.share) }
         // How long before the usual bedtime a still evening must begin for it to give way to the night then.
-        let bedtimeMargin = { (usual: SleepHabits) in quiet ? quietBedtimeMargin : carried ? max(usual.bedtimeMargin, carriedBedtimeMargin) : usual.bedtimeMargin }
+        let bedtimeMargin = { (usual: SleepHabits) in quiet ? quietBedtimeMargin : carried ? max(usual.bedtimeMargin, usual.steadyBedtime ? steadyBedtimeMargin : carriedBedtimeMargin) : usual.bedtimeMargin }
         for night in nights {
             let first = night.lowerBound, last = night.upperBound, start = contexts[first].stillStart
             let usual = habits[contexts[last].weekday >= 5 ? 1 : 0]
