@@ -50,31 +50,17 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 19:00:00", in: days).category != .sleep)
     }
 
-    @Test("a device's first file, of a night nurse: more time on the ward than at home, but home is where they sleep")
-    func homeIsWhereTheySleep() throws {
+    @Test("a device's first file, of a night nurse: more time on the ward than at home, but home is where they sleep; also when the phone shows the rounds only as getting up, resting at home and never on the ward", arguments: [false, true])
+    func homeIsWhereTheySleep(roundsUnseen: Bool) throws {
         let ward = GeoPoint(lat: 52.5200 + 5_000 / 111_195.0, lon: 13.4050)
-        func rounds(_ count: Int) -> [(MotionActivity, GeoPoint, Double)] { Array(repeating: [(.stationary, ward, 35), (.walking, ward, 5)], count: count).flatMap { $0 } }
+        // A round every forty minutes: five minutes' walking, or a minute's, which parts no stay.
+        let round: [(MotionActivity, GeoPoint, Double)] = roundsUnseen ? [(.stationary, ward, 39), (.walking, ward, 1)] : [(.stationary, ward, 35), (.walking, ward, 5)]
+        func rounds(_ count: Int) -> [(MotionActivity, GeoPoint, Double)] { Array(repeating: round, count: count).flatMap { $0 } }
         var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 95), (.walking, home, 2), (.automotive, home, 20), (.walking, ward, 3)]
         pieces += rounds(17) + [(.stationary, ward, 10), (.walking, ward, 2), (.automotive, ward, 18), (.walking, home, 2)]  // home at 07:52
         pieces += [(.stationary, home, 28), (.walking, home, 2), (.stationary, home, 390)]  // asleep 08:22 to 14:52
         for _ in 0..<5 { pieces += [(.walking, home, 2), (.stationary, home, 58)] }
         pieces += [(.walking, home, 2), (.automotive, home, 20), (.walking, ward, 3)] + rounds(6)
-        let days = try OfflineTimeline.days(device(pieces, from: "2026-11-17 18:00:00"), timeZone: zone)
-        #expect(try slot(at: "2026-11-18 11:00:00", in: days).category == .sleep)
-        #expect(try slot(at: "2026-11-18 02:00:00", in: days).category == .work)
-        #expect(try slot(at: "2026-11-18 17:00:00", in: days).category != .work)
-    }
-
-    @Test("a first file of a night nurse whose rounds the phone shows only as getting up: home is where it rests with no sign of movement")
-    func homeIsWhereItRests() throws {
-        let ward = GeoPoint(lat: 52.5200 + 5_000 / 111_195.0, lon: 13.4050)
-        // On the ward from 20:00 to 07:30, up every 40 minutes for a minute: one long stay, never at rest.
-        func shift(_ count: Int) -> [(MotionActivity, GeoPoint, Double)] { Array(repeating: [(.stationary, ward, 40), (.walking, ward, 1)], count: count).flatMap { $0 } }
-        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 95), (.walking, home, 2), (.automotive, home, 20), (.walking, ward, 3)]
-        pieces += shift(17) + [(.stationary, ward, 3), (.walking, ward, 2), (.automotive, ward, 18), (.walking, home, 2)]  // home at 07:59
-        pieces += [(.stationary, home, 28), (.walking, home, 2), (.stationary, home, 390)]  // asleep 08:29 to 14:59
-        for _ in 0..<4 { pieces += [(.walking, home, 2), (.stationary, home, 58)] }
-        pieces += [(.walking, home, 2), (.automotive, home, 20), (.walking, ward, 3)] + shift(6)
         let days = try OfflineTimeline.days(device(pieces, from: "2026-11-17 18:00:00"), timeZone: zone)
         #expect(try slot(at: "2026-11-18 11:00:00", in: days).category == .sleep)
         #expect(try slot(at: "2026-11-18 02:00:00", in: days).category == .work)

@@ -207,20 +207,14 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-24 23:40:00", in: table).category == .sleep)
     }
 
-    @Test("to bed at 23:30 for six nights, then a carried phone put down at 21:50, an hour and a half before: the evening goes on until 23:30")
-    func carriedPhonePutDown() throws {
-        let days = try OfflineTimeline.days(nights(bedtimes: Array(repeating: 1410.0, count: 6) + [1310], carried: true), timeZone: zone)
-        #expect(try slot(at: "2026-11-24 22:40:00", in: days).category != .sleep)
-        let night = try slot(at: "2026-11-24 23:40:00", in: days)
-        #expect(night.category == .sleep && night.start == utc("2026-11-24 23:30:00"))
-    }
-
-    @Test("to bed at 21:00 every night (a child), then a carried phone put down at 19:40, eighty minutes before: the evening goes on until 21:00")
-    func steadyBedtimePutDown() throws {
-        let days = try OfflineTimeline.days(nights(bedtimes: Array(repeating: 1260.0, count: 6) + [1180], carried: true), timeZone: zone)
-        #expect(try slot(at: "2026-11-24 20:30:00", in: days).category != .sleep)
-        let night = try slot(at: "2026-11-24 21:10:00", in: days)
-        #expect(night.category == .sleep && night.start == utc("2026-11-24 21:00:00"))
+    @Test("to bed at 23:30 for six nights, then a carried phone put down at 21:50, an hour and a half before; or at 21:00 every night (a child, keeping to it), then put down at 19:40, 80 minutes before: the evening goes on until the bedtime", arguments: [(1410.0, 1310.0), (1260, 1180)])
+    func carriedPhonePutDown(bedtime: Double, putDown: Double) throws {
+        let days = try OfflineTimeline.days(nights(bedtimes: Array(repeating: bedtime, count: 6) + [putDown], carried: true), timeZone: zone)
+        let midnight = utc("2026-11-24 00:00:00")
+        func minute(_ minutes: Double) -> Int64 { midnight + Int64(minutes * 60_000) }
+        #expect(try slot(at: minute((putDown + bedtime) / 2), in: days).category != .sleep)
+        let night = try slot(at: minute(bedtime + 10), in: days)
+        #expect(night.category == .sleep && night.start == minute(bedtime))
     }
 
     @Test("a carried phone's usual bedtime is the middle of those it showed, not a late one: put down at 20:30, it is in bed at 23:00, not 00:30")

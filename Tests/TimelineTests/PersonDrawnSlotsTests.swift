@@ -64,8 +64,11 @@ struct PersonDrawnSlotsTests {
     }
 
     func slot(at text: String, in days: [DayTimeline]) throws -> DayTimeline.Slot {
-        let instant = utc(text)
-        return try #require(days.flatMap(\.slots).first { $0.start <= instant && instant < $0.end })
+        try slot(at: utc(text), in: days)
+    }
+
+    func slot(at instant: Int64, in days: [DayTimeline]) throws -> DayTimeline.Slot {
+        try #require(days.flatMap(\.slots).first { $0.start <= instant && instant < $0.end })
     }
 
     /// A child's first school day until coming home at 16:40.
@@ -99,13 +102,18 @@ struct PersonDrawnSlotsTests {
         #expect(days.allSatisfy { day in zip(day.slots, day.slots.dropFirst()).allSatisfy { $0.end == $1.start } })
     }
 
-    @Test("a student's first weekday: two and a half hours of lectures from 11:30 are school, not a visit")
-    func firstLectures() throws {
-        let days = try OfflineTimeline.days(device([
+    /// A day from `start` at home until 11:06, cycling to two and a half hours of lectures from 11:30, home at 14:24.
+    func lectureDay(from start: String = "2026-11-18 00:00:00") -> OfflineTimeline.DeviceEvents {
+        device([
             (.stationary, home, 600), (.walking, home, 2), (.stationary, home, 66), (.cycling, home, 20), (.walking, school, 2),
             (.stationary, school, 150), (.walking, school, 2), (.cycling, school, 20), (.walking, home, 2),
             (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 600),
-        ]), timeZone: zone)
+        ], from: start)
+    }
+
+    @Test("a student's first weekday: two and a half hours of lectures from 11:30 are school, not a visit")
+    func firstLectures() throws {
+        let days = try OfflineTimeline.days(lectureDay(), timeZone: zone)
         let lectures = try slot(at: "2026-11-18 13:00:00", in: days)
         #expect(lectures.category == .work)
         #expect(lectures.start == utc("2026-11-18 11:30:00"))
@@ -113,11 +121,7 @@ struct PersonDrawnSlotsTests {
 
     @Test("a device whose data begins on a Saturday: two and a half hours at a place away from home are a visit, not work (no weekday is seen)")
     func firstSaturdayHasNoWork() throws {
-        let days = try OfflineTimeline.days(device([
-            (.stationary, home, 600), (.walking, home, 2), (.stationary, home, 66), (.cycling, home, 20), (.walking, school, 2),
-            (.stationary, school, 150), (.walking, school, 2), (.cycling, school, 20), (.walking, home, 2),
-            (.stationary, home, 300), (.walking, home, 2), (.stationary, home, 600),
-        ], from: "2026-11-21 00:00:00"), timeZone: zone)
+        let days = try OfflineTimeline.days(lectureDay(from: "2026-11-21 00:00:00"), timeZone: zone)
         #expect(try slot(at: "2026-11-21 13:00:00", in: days).category != .work)
     }
 
