@@ -505,3 +505,35 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 23:30:00", in: lateRiser).category != .sleep)
     }
 }
+
+extension PersonDrawnSlotsTests {
+    /// From Sunday 18:00, then school days from Monday to Thursday, the phone mostly left down at
+    /// home: home at 15:46, walks at 18:21 and 20:23, then to bed with a walk at 20:58, or, on the
+    /// evenings `nightWalks` (0 is Sunday's), still from 20:25 until a walk in the night at 23:48;
+    /// up at 07:00.
+    func schoolWeek(nightWalks: Set<Int>) throws -> [DayTimeline] {
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 143), (.walking, home, 2)]
+        for evening in 0..<5 {
+            if evening > 0 {
+                pieces += [
+                    (.walking, home, 2), (.stationary, home, 38), (.walking, home, 16), (.stationary, school, 214), (.walking, school, 2),
+                    (.stationary, school, 238), (.walking, school, 16), (.stationary, home, 155), (.walking, home, 2),
+                    (.stationary, home, 120), (.walking, home, 2),
+                ]
+            }
+            pieces += nightWalks.contains(evening) ? [(.stationary, home, 203), (.walking, home, 2), (.stationary, home, 430)]
+                : [(.stationary, home, 33), (.walking, home, 2), (.stationary, home, 600)]
+        }
+        return try OfflineTimeline.days(device(pieces + [(.walking, home, 2), (.stationary, home, 30)], from: "2026-11-15 18:00:00"), timeZone: zone)
+    }
+
+    @Test("a child to bed at 21:00 whose phone lies still from 20:25 until a walk at 23:48 on Monday and Wednesday was in bed by 21:00, and those walks teach no bedtime: Tuesday's night still begins at 21:00")
+    func walkInTheNightIsNoBedtime() throws {
+        let days = try schoolWeek(nightWalks: [1, 3])
+        let monday = try slot(at: "2026-11-16 22:30:00", in: days)
+        #expect(monday.category == .sleep && monday.start <= utc("2026-11-16 21:00:00"), "\(monday)")
+        let tuesday = try slot(at: "2026-11-17 22:30:00", in: days)
+        #expect(tuesday.category == .sleep && tuesday.start == utc("2026-11-17 21:00:00"), "\(tuesday)")
+        #expect(try slot(at: "2026-11-17 20:40:00", in: days).category != .sleep)
+    }
+}

@@ -10,6 +10,9 @@ struct SleepHabits: Sendable, Hashable {
         var start: Double?
         var end: Double?
         var dayOff: Bool
+        /// When the stillness at home before the walk `start` is began, when it began from noon: the
+        /// walk may have been one in the night (`SlotContext.nightWalk`), not going to bed.
+        var stillSince: Double?
     }
 
     /// Minutes after the evening's midnight, and after the morning's.

@@ -46,6 +46,10 @@ extension SlotContext {
         if first > 0, !spans[first - 1].slot.isGap, !contexts[first - 1].isStay || spans[first - 1].slot.endsMoving == true,
            start >= Double(NightSplit.lateEvening * 60) || start < Double(NightSplit.earliestWakeUp * 60) {
             seen.start = start < Double(NightSplit.earliestWakeUp * 60) ? start + 1440 : start
+            if contexts[first - 1].isStay, contexts[first - 1].kind == .home, !contexts[first - 1].isSleep {
+                let before = contexts[contexts[first - 1].stillFirst].stillStart
+                if before >= Double(NightSplit.eveningStart * 60) { seen.stillSince = before }
+            }
         }
         if last + 1 < contexts.count, !spans[last + 1].slot.isGap, spans[last].slot.endsMoving == true || !contexts[last + 1].isStay {
             // Ended by going out (not by the charger): up a while before, getting ready.
@@ -97,7 +101,7 @@ extension SlotContext {
     @discardableResult
     static func markSleepHabits(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) -> [SleepHabits] {
         let nights = nights(contexts, spans)
-        let nightsSeen = nights.map { seen($0, contexts, spans) }
+        let nightsSeen = withoutNightWalks(nights.map { seen($0, contexts, spans) })
         let (quiet, carried) = phoneAtHome(contexts, spans)
         let habits = [false, true].map { SleepHabits(nightsSeen, dayOff: $0, share: carried ? SleepHabits.carriedShare : SleepHabits.share) }
         // How long before the usual bedtime a still evening must begin for it to give way to the night then.
@@ -144,6 +148,26 @@ extension SlotContext {
             }
         }
         return habits
+    }
+
+    /// A walk this many minutes or more after the usual bedtime, the phone still at home since before
+    /// that bedtime, is a walk in the night (the bathroom), not going to bed: a child in bed at 21:00
+    /// whose phone lies still from 20:24 until a walk at 23:48.
+    static let nightWalk = 120.0
+
+    /// `nights` with no bedtime where the walk that began them was one in the night (`nightWalk`)
+    /// by the middle of the bedtimes seen: a bedtime of 23:50 from such a walk would leave the
+    /// child's evenings up until then.
+    static func withoutNightWalks(_ nights: [SleepHabits.Night]) -> [SleepHabits.Night] {
+        let middle = [false, true].map { SleepHabits(nights, dayOff: $0, share: SleepHabits.carriedShare) }
+        return nights.map { night in
+            let usual = middle[night.dayOff ? 1 : 0]
+            guard let since = night.stillSince, let start = night.start, usual.ownBedtime, since < usual.bedtime,
+                  start >= usual.bedtime + nightWalk else { return night }
+            var clean = night
+            clean.start = nil
+            return clean
+        }
     }
 
     /// Signs of movement an hour at home from which the phone is taken to be carried: getting up
