@@ -11,8 +11,19 @@ struct SleepHabits: Sendable, Hashable {
         var end: Double?
         var dayOff: Bool
         /// When the stillness at home before the walk `start` is began, when it began from noon: the
-        /// walk may have been one in the night (`SlotContext.nightWalk`), not going to bed.
+        /// walk may have been one in the night (`isNightWalk`), not going to bed.
         var stillSince: Double?
+    }
+
+    /// A walk this many minutes or more after the bedtime, the phone still at home since before the
+    /// bedtime, is a walk in the night (the bathroom), not going to bed: a child in bed at 21:00
+    /// whose phone lies still from 20:24 until a walk at 23:48.
+    static let nightWalk = 120.0
+
+    /// Whether a walk at `walk` (local minutes, past midnight as more than 1440), the phone still at
+    /// home since `stillSince`, was one in the night (`nightWalk`).
+    func isNightWalk(at walk: Double, stillSince: Double) -> Bool {
+        stillSince < bedtime && walk >= bedtime + Self.nightWalk
     }
 
     /// Minutes after the evening's midnight, and after the morning's.

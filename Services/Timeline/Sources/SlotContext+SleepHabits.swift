@@ -150,20 +150,15 @@ extension SlotContext {
         return habits
     }
 
-    /// A walk this many minutes or more after the usual bedtime, the phone still at home since before
-    /// that bedtime, is a walk in the night (the bathroom), not going to bed: a child in bed at 21:00
-    /// whose phone lies still from 20:24 until a walk at 23:48.
-    static let nightWalk = 120.0
-
-    /// `nights` with no bedtime where the walk that began them was one in the night (`nightWalk`)
+    /// `nights` with no bedtime where the walk that began them was one in the night (`SleepHabits.isNightWalk`)
     /// by the middle of the bedtimes seen: a bedtime of 23:50 from such a walk would leave the
     /// child's evenings up until then.
     static func withoutNightWalks(_ nights: [SleepHabits.Night]) -> [SleepHabits.Night] {
         let middle = [false, true].map { SleepHabits(nights, dayOff: $0, share: SleepHabits.carriedShare) }
         return nights.map { night in
             let usual = middle[night.dayOff ? 1 : 0]
-            guard let since = night.stillSince, let start = night.start, usual.ownBedtime, since < usual.bedtime,
-                  start >= usual.bedtime + nightWalk else { return night }
+            guard let since = night.stillSince, let start = night.start, usual.ownBedtime,
+                  usual.isNightWalk(at: start, stillSince: since) else { return night }
             var clean = night
             clean.start = nil
             return clean

@@ -390,10 +390,10 @@ struct SlotContext: Sendable, Hashable {
                 // into the night: in bed already (the walk got up in the night).
                 let usual = habits?[(context.weekday + 1) % 7 >= 5 ? 1 : 0]  // of the morning after
                 let inBed = after && !before && !byCharger && still >= 60 && usual?.inBedBy.map { context.stillStart >= $0 } == true
-                // Still from before the person's usual bedtime until a walk in the night (`nightWalk`
-                // after it): in bed by then (the walk got up in the night), the night drawn from the stillness.
+                // Still from before the person's usual bedtime until a walk in the night (`isNightWalk`):
+                // in bed by then (the walk got up in it), the night drawn from the stillness.
                 let inBedThrough = after && !before && !byCharger && context.stillStart >= Double(NightSplit.eveningStart * 60)
-                    && usual.map { context.stillStart < $0.bedtime && context.stillStart + still >= $0.bedtime + nightWalk } == true
+                    && usual?.isNightWalk(at: context.stillStart + still, stillSince: context.stillStart) == true
                 // The charger plugged in as the rest before began and unplugged ending this stillness, an
                 // hour or more: the phone charged through the rest (a day's sleep), the walk got up in it
                 // (shorter, the walk was getting up and the phone unplugged after).
