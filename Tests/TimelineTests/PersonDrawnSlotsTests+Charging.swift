@@ -180,4 +180,21 @@ extension PersonDrawnSlotsTests {
         #expect(night.category == .sleep && night.start == utc("2026-11-18 21:10:00"), "\(night)")
         #expect(try slot(at: "2026-11-18 21:00:00", in: days).category == .leisure)
     }
+
+    @Test("a first file from Tuesday 18:00: the phone put on the charger going to bed at 21:02 shows the person's bedtime; Wednesday's evening, no charger, the phone carried until 19:15, is up until 21:00, not 22:30")
+    func chargerShowsAFirstBedtime() throws {
+        // Tuesday from 18:00: walks about the flat every 30 minutes, to bed at 21:02, up at 07:00; Wednesday
+        // the same from 07:00 until a last walk at 19:15, then still until 07:00.
+        let evening = Array(repeating: [(MotionActivity.walking, home, 2.0), (.stationary, home, 28)], count: 6).flatMap { $0 }
+        var pieces: [(MotionActivity, GeoPoint, Double)] = evening + [(.walking, home, 2), (.stationary, home, 598)]
+        pieces += Array(repeating: [(MotionActivity.walking, home, 2.0), (.stationary, home, 28)], count: 24).flatMap { $0 }
+        pieces += [(.walking, home, 2), (.stationary, home, 13), (.walking, home, 2), (.stationary, home, 703), (.walking, home, 2), (.stationary, home, 60)]
+        var events = device(pieces, from: "2026-11-17 18:00:00")
+        events.charges = [ChargeEvent(timestamp: utc("2026-11-17 21:01:00"), charging: true), ChargeEvent(timestamp: utc("2026-11-18 07:05:00"), charging: false)]
+        let days = try OfflineTimeline.days(events, timeZone: zone)
+        #expect(try slot(at: "2026-11-17 23:00:00", in: days).category == .sleep)
+        #expect(try slot(at: "2026-11-18 20:30:00", in: days).category != .sleep)
+        let night = try slot(at: "2026-11-18 21:30:00", in: days)
+        #expect(night.category == .sleep && night.start == utc("2026-11-18 21:00:00"))
+    }
 }

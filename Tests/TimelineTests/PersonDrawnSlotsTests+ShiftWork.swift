@@ -67,6 +67,21 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 17:00:00", in: days).category != .work)
     }
 
+    @Test("a night nurse's first day's sleep broken by a walk to the bathroom at 12:50, four and a half hours in: the two hours still after it are more of the sleep, the walk at 14:55 is getting up")
+    func daySleepBrokenByAWalk() throws {
+        let ward = GeoPoint(lat: 52.5200 + 5_000 / 111_195.0, lon: 13.4050)
+        var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 95), (.walking, home, 2), (.automotive, home, 20), (.walking, ward, 3)]
+        pieces += Array(repeating: [(MotionActivity.stationary, ward, 35.0), (.walking, ward, 5)], count: 17).flatMap { $0 }
+        pieces += [(.stationary, ward, 10), (.walking, ward, 2), (.automotive, ward, 18), (.walking, home, 2)]  // home at 07:52
+        pieces += [(.stationary, home, 28), (.walking, home, 2), (.stationary, home, 268), (.walking, home, 2), (.stationary, home, 123)]  // asleep 08:22 to 14:55
+        for _ in 0..<4 { pieces += [(.walking, home, 2), (.stationary, home, 58)] }
+        let days = try OfflineTimeline.days(device(pieces, from: "2026-11-17 18:00:00"), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 11:00:00", in: days).category == .sleep)
+        let after = try slot(at: "2026-11-18 14:00:00", in: days)
+        #expect(after.category == .sleep && after.end <= utc("2026-11-18 14:57:00"))
+        #expect(try slot(at: "2026-11-18 15:30:00", in: days).category != .sleep)
+    }
+
     @Test("nights on a ward from Thursday, walked every forty minutes, after days off: each night is one working day, so the ward is work")
     func nightShiftsAfterDaysOff() throws {
         let ward = GeoPoint(lat: 52.5200 + 5_000 / 111_195.0, lon: 13.4050)

@@ -13,6 +13,8 @@ struct SleepHabits: Sendable, Hashable {
         /// When the stillness at home before the walk `start` is began, when it began from noon: the
         /// walk may have been one in the night (`isNightWalk`), not going to bed.
         var stillSince: Double?
+        /// Begun as the charger was plugged in (a walk to bed between, or none): the bedtime for certain.
+        var atCharger = false
     }
 
     /// A walk this many minutes or more after the bedtime, the phone still at home since before the
@@ -61,6 +63,10 @@ struct SleepHabits: Sendable, Hashable {
     /// only if they keep regular hours; a late one of irregular bedtimes is still theirs: a
     /// student up past midnight most nights is not in bed at 22:00).
     static let fewestNights = 3
+    /// Until then, the earliest night seen begun at the charger gives the person's bedtime, not the
+    /// usual one (a child's 21:00, an adult's 23:15): a still evening gives way to the night then when
+    /// it began this many minutes before it.
+    static let chargedBedtimeMargin = 60.0
     /// Of the bedtimes seen, this share is earlier than the usual one; of the times of getting up, this share later.
     static let share = 0.9
     /// The same for a carried phone, whose last and first walks are the nights' ends: the middle of them.
@@ -95,6 +101,8 @@ struct SleepHabits: Sendable, Hashable {
             steadyBedtime = steady && !dayOff
             bedtime = Self.quantile(bedtimes, steady ? min(share, Self.carriedShare) : share)
             earlyBedtime = Self.quantile(bedtimes, Self.earlyShare)
+        } else if let charged = nights.filter({ $0.end != nil && $0.atCharger }).compactMap(\.start).min() {
+            (bedtime, bedtimeMargin) = (charged, Self.chargedBedtimeMargin)
         } else {
             (bedtime, bedtimeMargin) = (Self.usual.bedtime, Self.usual.bedtimeMargin)
         }

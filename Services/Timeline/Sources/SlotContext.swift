@@ -310,6 +310,8 @@ struct SlotContext: Sendable, Hashable {
     static let wholeNight = 7.0 * 60
     /// A rest by day this long (minutes) is a whole day's sleep: the walk after it is getting up.
     static let wholeDayRest = 6.0 * 60
+    /// A day's sleep broken by a walk (the bathroom) lasts no longer than this (minutes) with its pieces.
+    static let longestDayRest = 7.5 * 60
 
     /// The first stay of the rest at home just before the stillness beginning at `first`: the stays
     /// marked as sleep back to the last that was not (`first` itself when there is none).
@@ -361,6 +363,12 @@ struct SlotContext: Sendable, Hashable {
                 // So does a day's sleep (after a night shift) with the first walk after a whole day's rest.
                 let afternoon = before && !after && (contexts[first - 1].isNightRest ? context.stillStart + still > 11.5 * 60
                     : restBefore(first, contexts, spans) >= wholeDayRest)
+                // A day's sleep broken by a walk before it was a whole one: an hour or more still after
+                // the walk is more of it, while the two make no longer a day's sleep than `longestDayRest`
+                // (a nurse in bed from 08:40, up to the bathroom at 13:08, up for the day at 15:13).
+                let restSoFar = before ? restBefore(first, contexts, spans) : 0
+                let dayRestGoesOn = before && !after && !contexts[first - 1].isNightRest && still >= 60
+                    && restSoFar < wholeDayRest && restSoFar + still <= longestDayRest
                 // A walk on a working morning after a whole night's rest is getting up, however still
                 // the phone lies after it (on a table); on a day off the person may sleep on.
                 let risen = before && !after && context.weekday < 5 && (6 * 60..<12 * 60).contains(context.stillStart)
@@ -404,7 +412,7 @@ struct SlotContext: Sendable, Hashable {
                 let inBedByDay = after && !before && !byCharger && still >= 60 && morning.contains(context.stillStart)
                     && !contexts[last + 1].isNightRest
                 contexts[index].isSleep = !risen && !homeLate && ((still >= 135 && (before || after) && !evening && !afternoon)
-                    || smallHours || lateNight || chargedForBed || inBed || inBedThrough || chargedThrough || inBedByDay)
+                    || smallHours || lateNight || chargedForBed || inBed || inBedThrough || chargedThrough || inBedByDay || dayRestGoesOn)
             }
         }
     }
