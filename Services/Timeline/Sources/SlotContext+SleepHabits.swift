@@ -46,8 +46,7 @@ extension SlotContext {
         if first > 0, !spans[first - 1].slot.isGap, !contexts[first - 1].isStay || spans[first - 1].slot.endsMoving == true,
            start >= Double(NightSplit.lateEvening * 60) || start < Double(NightSplit.earliestWakeUp * 60) {
             seen.start = start < Double(NightSplit.earliestWakeUp * 60) ? start + 1440 : start
-            // Plugged in a few minutes before (a walk to bed between) counts too.
-            seen.atCharger = spans[..<first].reversed().prefix { spans[first].start - $0.end <= tripOut }.contains { $0.slot.endsAtCharger == true }
+            seen.atCharger = chargerJustBefore(first, spans)
             if contexts[first - 1].isStay, contexts[first - 1].kind == .home, !contexts[first - 1].isSleep {
                 let before = contexts[contexts[first - 1].stillFirst].stillStart
                 if before >= Double(NightSplit.eveningStart * 60) { seen.stillSince = before }

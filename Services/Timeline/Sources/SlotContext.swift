@@ -334,8 +334,13 @@ struct SlotContext: Sendable, Hashable {
     static func restBeganAtCharger(before first: Int, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Bool {
         let start = restStart(before: first, contexts, spans)
         guard start < first else { return false }
-        // Plugged in a few minutes before lying down (a walk between) counts too.
-        return spans[..<start].reversed().prefix { spans[start].start - $0.end <= tripOut }.contains { $0.slot.endsAtCharger == true }
+        return chargerJustBefore(start, spans)
+    }
+
+    /// Whether the charger was plugged in (or out) as the slot at `index` began or up to `tripOut`
+    /// before: plugged in a few minutes before lying down, a walk between.
+    static func chargerJustBefore(_ index: Int, _ spans: [SlotSpan]) -> Bool {
+        spans[..<index].reversed().prefix { spans[index].start - $0.end <= tripOut }.contains { $0.slot.endsAtCharger == true }
     }
 
     /// Marks the stays at home next to a rest that belong to it (judged as whole stillnesses: a
