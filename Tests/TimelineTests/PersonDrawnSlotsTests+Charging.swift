@@ -197,4 +197,22 @@ extension PersonDrawnSlotsTests {
         let night = try slot(at: "2026-11-18 21:30:00", in: days)
         #expect(night.category == .sleep && night.start == utc("2026-11-18 21:00:00"))
     }
+
+    @Test("a charger plugged in on the way to bed shows the bedtime, and a still evening an hour past it is the night under way")
+    func chargerOnTheWayToBed() throws {
+        // Friday from 18:00: walks about the flat every 30 minutes, to bed from 20:58 to 21:06 with
+        // the phone plugged in on the way at 21:02, up at 08:30; Saturday the same until a last walk
+        // at 17:30, then still until the data ends at 23:59.
+        var pieces: [(MotionActivity, GeoPoint, Double)] = Array(repeating: [(MotionActivity.walking, home, 2.0), (.stationary, home, 28)], count: 5).flatMap { $0 }
+        pieces += [(.walking, home, 2), (.stationary, home, 26), (.walking, home, 8), (.stationary, home, 684)]
+        pieces += Array(repeating: [(MotionActivity.walking, home, 2.0), (.stationary, home, 28)], count: 18).flatMap { $0 }
+        pieces += [(.walking, home, 2), (.stationary, home, 387)]
+        var events = device(pieces, from: "2026-11-20 18:00:00")
+        events.charges = [ChargeEvent(timestamp: utc("2026-11-20 21:02:00"), charging: true), ChargeEvent(timestamp: utc("2026-11-21 08:35:00"), charging: false)]
+        let days = try OfflineTimeline.days(events, timeZone: zone)
+        #expect(try slot(at: "2026-11-20 23:00:00", in: days).category == .sleep)
+        #expect(try slot(at: "2026-11-21 20:30:00", in: days).category != .sleep)
+        let night = try slot(at: "2026-11-21 22:30:00", in: days)
+        #expect(night.category == .sleep && night.start == utc("2026-11-21 21:00:00"))
+    }
 }

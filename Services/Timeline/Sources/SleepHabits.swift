@@ -39,6 +39,8 @@ struct SleepHabits: Sendable, Hashable {
     static let learnedMargin = 45.0
     /// Whether the bedtime is the person's own, learned from the nights seen, not the usual one.
     var ownBedtime: Bool { bedtimeMargin == Self.learnedMargin }
+    /// Whether the bedtime is that of a night seen begun at the charger, while too few are seen for the person's own.
+    var bedtimeAtCharger: Bool { bedtimeMargin == Self.chargedBedtimeMargin }
     /// Whether the person's own bedtimes before working days vary less than `steadyBedtimes`: they
     /// keep to a bedtime (before a day off, people keep less to one).
     var steadyBedtime = false

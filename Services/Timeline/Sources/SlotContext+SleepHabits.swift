@@ -151,6 +151,15 @@ extension SlotContext {
         return habits
     }
 
+    /// The bedtime of the nights marked so far for a night before a day off (`dayOff`) or a working
+    /// day, when a night seen begun at the charger tells it (`SleepHabits.bedtimeAtCharger`).
+    static func bedtimeSeenAtCharger(_ contexts: [SlotContext], _ spans: [SlotSpan], dayOff: Bool) -> Double? {
+        let nightsSeen = withoutNightWalks(nights(contexts, spans).map { seen($0, contexts, spans) })
+        let share = phoneAtHome(contexts, spans).carried ? SleepHabits.carriedShare : SleepHabits.share
+        let habits = SleepHabits(nightsSeen, dayOff: dayOff, share: share)
+        return habits.bedtimeAtCharger ? habits.bedtime : nil
+    }
+
     /// `nights` with no bedtime where the walk that began them was one in the night (`SleepHabits.isNightWalk`)
     /// by the middle of the bedtimes seen: a bedtime of 23:50 from such a walk would leave the
     /// child's evenings up until then.

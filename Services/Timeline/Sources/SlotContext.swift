@@ -274,10 +274,12 @@ struct SlotContext: Sendable, Hashable {
             let rest = contexts[..<still.stillFirst].lastIndex { $0.isSleep && $0.kind == .home }
             let upAt = rest.map { (contexts[$0].startMinute + contexts[$0].minutes).truncatingRemainder(dividingBy: 1440) }
             let upByDay = rest.map { !contexts[$0].isNightRest } == true && upAt.map { $0 >= morning.upperBound && $0 < still.stillStart } == true
-            // Or begun in the afternoon and going on an hour past the usual bedtime, unless the person
-            // got up late that day (no earlier than `longestDay` after it).
+            // Or begun in the afternoon and going on an hour past the usual bedtime (an earlier one
+            // seen at the charger: a child's 21:00), unless the person got up late that day (no
+            // earlier than `longestDay` after it, less by as much as that bedtime is earlier).
+            let bedtime = min(SleepHabits.usual.bedtime, bedtimeSeenAtCharger(contexts, spans, dayOff: (still.weekday + 1) % 7 >= 5) ?? .infinity)
             let pastBedtime = still.stillStart >= Double(NightSplit.eveningStart * 60)
-                && still.stillStart + still.stillMinutes >= max(SleepHabits.usual.bedtime, (upAt ?? 0) + Self.longestDay) + 60
+                && still.stillStart + still.stillMinutes >= max(bedtime, (upAt ?? 0) + Self.longestDay - (SleepHabits.usual.bedtime - bedtime)) + 60
             if (lateEvening..<1440).contains(still.stillStart) && (still.stillMinutes >= 60 || still.stillStart + still.stillMinutes >= lateEvening + 60) && !upByDay
                 || pastBedtime {
                 for member in still.stillFirst...last { (contexts[member].isSleep, contexts[member].isNightRest) = (true, true) }

@@ -18,7 +18,7 @@ public struct TimeSlot: Sendable, Codable, Hashable {
     /// that follow one another without it (motion missing for a while) are one visit.
     public var endsMoving: Bool?
     /// For a stay: `true` when it ends where the charger was plugged in or out (within
-    /// `NightSplit.signNear`):
+    /// `NightSplit.signNear`); for movement, when it was plugged in or out during it:
     /// going to bed or getting up, the night's end the phone shows for certain.
     public var endsAtCharger: Bool?
     /// For a walk: `true` for walking about one place, stopping now and then (`WalkingAbout`),

@@ -117,9 +117,12 @@ public struct TimelineGenerator: Sendable {
             guard span.activity == .stationary else {
                 // A walk straight on from walking about one place (or a short stop after it) may still be about it.
                 let about = index > 0 && spans[index - 1].end == span.start ? Self.walkingAboutBefore(span.start, slots) : nil
-                slots += Self.walkingAbout(
+                var walk = Self.walkingAbout(
                     Self.slot(span, events: events), span: span, events: events, fixes: fixes, goingOnAbout: about,
                     stopAt: Self.shortStop(spans, events: events, at: index + 1))
+                // The charger plugged in on the way to bed (or out on getting up): the walk is the night's end.
+                if !walk.isEmpty, Self.signDuring(span.start..<span.end, signs) { walk[walk.count - 1].endsAtCharger = true }
+                slots += walk
                 index += 1
                 continue
             }
@@ -201,6 +204,12 @@ public struct TimelineGenerator: Sendable {
     static func arrives(_ spans: [Span], at index: Int) -> Bool {
         index > 0 && spans[index].activity == .stationary && spans[index - 1].activity != .stationary
             && spans[index - 1].end == spans[index].start && spans[index - 1].end - spans[index - 1].start >= SlotContext.tripOut
+    }
+
+    /// Whether the charger was plugged in or out within `range` (`signs` in order).
+    static func signDuring(_ range: Range<Int64>, _ signs: [Int64]) -> Bool {
+        let next = signs.partitioningIndex { $0 >= range.lowerBound }
+        return next < signs.count && signs[next] < range.upperBound
     }
 
     /// The charger plugged in or out within `NightSplit.signNear` of `instant` (`signs` in order).
