@@ -57,6 +57,33 @@ struct AnnotationTests {
         #expect(annotated([130, 140], at: office, door: officeDoor).map(\.activity) == [.stationary, .cycling, .walking, .stationary])
     }
 
+    @Test("a walk with no report after it for an hour, no fix during it and the fixes either side at home, was a short one: the phone lay still; with a fix during it, or the next one away, it was a walk")
+    func walkEndedUnseen() {
+        let minute: Int64 = 60_000
+        let park = GeoPoint(lat: home.lat + 0.009, lon: home.lon)  // 1 km north
+        let motion = [
+            MotionEvent(timestamp: 0, activity: .stationary), MotionEvent(timestamp: 60 * minute, activity: .walking),
+            MotionEvent(timestamp: 128 * minute, activity: .stationary),
+        ]
+        func annotated(_ fixes: [(Int64, GeoPoint)]) -> [AnnotatedEvent] {
+            AnnotatedEvent.annotate(motion: motion, locations: fixes.map { LocationEvent(timestamp: $0.0 * minute, location: $0.1) }, until: 240 * minute)
+        }
+        #expect(annotated([(0, home), (135, home)]) == [
+            AnnotatedEvent(start: 0, end: 60 * minute, activity: .stationary, location: home),
+            AnnotatedEvent(start: 60 * minute, end: 63 * minute, activity: .walking, location: home),
+            AnnotatedEvent(start: 63 * minute, end: 128 * minute, activity: .stationary, location: home),
+            AnnotatedEvent(start: 128 * minute, end: 240 * minute, activity: .stationary, location: home),
+        ])
+        let walkEnd = { (fixes: [(Int64, GeoPoint)]) in annotated(fixes).first { $0.activity == .walking }?.end }
+        #expect(walkEnd([(0, home), (90, park), (135, home)]) == 128 * minute)
+        #expect(walkEnd([(0, home), (135, park)]) == 128 * minute)
+        // Twenty minutes without a report is still a walk.
+        let short = AnnotatedEvent.annotate(
+            motion: [MotionEvent(timestamp: 0, activity: .stationary), MotionEvent(timestamp: 60 * minute, activity: .walking), MotionEvent(timestamp: 80 * minute, activity: .stationary)],
+            locations: [LocationEvent(timestamp: 0, location: home), LocationEvent(timestamp: 135 * minute, location: home)], until: 240 * minute)
+        #expect(short.first { $0.activity == .walking }?.end == 80 * minute)
+    }
+
     @Test("a fix 250 m off between two at home while the phone lies still is dropped (one stay event is enough); with a walk between, far from one side only, or no motion known at the first, it is kept")
     func strayFixes() {
         let minute: Int64 = 60_000

@@ -39,7 +39,7 @@ public struct AnnotatedEvent: Sendable, Codable, Hashable {
     /// where the next begins; the last one ends at `until`. Where no motion came for longer than
     /// `longestSilence`, the device was off: the event before lasts `silenceLead` and a gap
     /// (activity `unknown`, no location) holds until the next event, so days without data have
-    /// no slots.
+    /// no slots. A long walk the fixes show going nowhere ended unseen (`walksEndedUnseen`).
     ///
     /// To annotate from some instant on, pass the motion from it and the locations from the
     /// last fix at or before it.
@@ -77,7 +77,33 @@ public struct AnnotatedEvent: Sendable, Codable, Hashable {
             guard next < fixes.count, fixes[next].timestamp < min(events[index].end, start + settling) else { continue }
             events[index].location = fixes[next].location
         }
-        return splitAtStillFixes(splitAtUnseenMoves(events, fixes), fixes)
+        return walksEndedUnseen(splitAtStillFixes(splitAtUnseenMoves(events, fixes), fixes), fixes)
+    }
+
+    /// A walk with no motion report after it for this long, and no fix during it, was a short one:
+    /// motion missed the stop (a phone put down after a walk to the bathroom, silent for an hour).
+    public static let walkUnseenEnd: Int64 = 20 * 60_000
+    /// How long such a walk is taken to last.
+    public static let walkBeforeSilence: Int64 = 3 * 60_000
+
+    /// Each walk longer than `walkUnseenEnd` with no fix during it and the fixes either side of it
+    /// within `strayFix` of each other (the phone where it was), cut to `walkBeforeSilence`, a
+    /// stay at the fix before it holding the rest.
+    static func walksEndedUnseen(_ events: [AnnotatedEvent], _ fixes: [LocationEvent]) -> [AnnotatedEvent] {
+        var ended: [AnnotatedEvent] = []
+        ended.reserveCapacity(events.count)
+        for event in events {
+            let next = fixes.partitioningIndex { $0.timestamp > event.start }
+            guard event.activity == .walking, event.duration > walkUnseenEnd, next > 0, next < fixes.count,
+                  fixes[next].timestamp >= event.end, fixes[next - 1].location.distance(to: fixes[next].location) <= strayFix else {
+                ended.append(event)
+                continue
+            }
+            let stop = event.start + walkBeforeSilence
+            ended.append(AnnotatedEvent(start: event.start, end: stop, activity: .walking, location: event.location))
+            ended.append(AnnotatedEvent(start: stop, end: event.end, activity: .stationary, location: fixes[next - 1].location))
+        }
+        return ended
     }
 
     /// `fixes` (in order) without those astray while the phone lay still: a fix more than `strayFix`
