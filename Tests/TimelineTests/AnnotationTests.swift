@@ -84,6 +84,28 @@ struct AnnotationTests {
         #expect(short.first { $0.activity == .walking }?.end == 80 * minute)
     }
 
+    @Test("a ride whose fixes fall silent for an hour and then show the phone put at work arrived when the way there at its speed would: a stay from then; with fixes moving on after, or a shorter silence, the ride goes on")
+    func rideArrivedUnseen() {
+        let minute: Int64 = 60_000
+        // Cycling north from home at 4 m/s (480 m every two minutes), then silent from 8 minutes
+        // on until a fix 3.6 km further north at 70 minutes: there at 23 minutes.
+        let metre = 1 / 111_195.0
+        func north(_ metres: Double) -> GeoPoint { GeoPoint(lat: home.lat + metres * metre, lon: home.lon) }
+        let way = (0...4).map { LocationEvent(timestamp: Int64($0) * 2 * minute, location: north(Double($0) * 480)) }
+        let motion = [MotionEvent(timestamp: 0, activity: .cycling), MotionEvent(timestamp: 100 * minute, activity: .walking)]
+        func annotated(_ later: [(Int64, Double)]) -> [AnnotatedEvent] {
+            AnnotatedEvent.annotate(motion: motion, locations: way + later.map { LocationEvent(timestamp: $0.0 * minute, location: north($0.1)) }, until: 120 * minute)
+        }
+        let arrived = annotated([(70, 5_520), (85, 5_540)])
+        #expect(arrived.map(\.activity) == [.cycling, .stationary, .stationary, .walking])
+        #expect(abs(arrived[0].end - 23 * minute) < minute)
+        #expect(arrived[1].location == north(5_520) && arrived[2].end == 100 * minute)
+        // Fixes moving on after the silence (a train out of a tunnel): still the ride.
+        #expect(annotated([(70, 5_520), (85, 9_000)]).map(\.activity) == [.cycling, .walking])
+        // Seventeen minutes without a fix: no silence.
+        #expect(annotated([(25, 5_520)]).map(\.activity) == [.cycling, .walking])
+    }
+
     @Test("a fix 250 m off between two at home while the phone lies still is dropped (one stay event is enough); with a walk between, far from one side only, or no motion known at the first, it is kept")
     func strayFixes() {
         let minute: Int64 = 60_000

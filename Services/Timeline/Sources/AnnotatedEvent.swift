@@ -39,7 +39,8 @@ public struct AnnotatedEvent: Sendable, Codable, Hashable {
     /// where the next begins; the last one ends at `until`. Where no motion came for longer than
     /// `longestSilence`, the device was off: the event before lasts `silenceLead` and a gap
     /// (activity `unknown`, no location) holds until the next event, so days without data have
-    /// no slots. A long walk the fixes show going nowhere ended unseen (`walksEndedUnseen`).
+    /// no slots. A long walk the fixes show going nowhere ended unseen (`walksEndedUnseen`), and a
+    /// ride its fixes fall silent in arrived unseen (`ridesArrivedUnseen`).
     ///
     /// To annotate from some instant on, pass the motion from it and the locations from the
     /// last fix at or before it.
@@ -77,7 +78,63 @@ public struct AnnotatedEvent: Sendable, Codable, Hashable {
             guard next < fixes.count, fixes[next].timestamp < min(events[index].end, start + settling) else { continue }
             events[index].location = fixes[next].location
         }
-        return walksEndedUnseen(splitAtStillFixes(splitAtUnseenMoves(events, fixes), fixes), fixes)
+        return ridesArrivedUnseen(walksEndedUnseen(splitAtStillFixes(splitAtUnseenMoves(events, fixes), fixes), fixes), fixes)
+    }
+
+    /// Fixes this far apart in time during a ride (no motion report between them either) are a
+    /// silence the ride may have ended in (`ridesArrivedUnseen`).
+    public static let rideSilence: Int64 = 20 * 60_000
+    /// The ride's speed before such a silence is taken over the fixes of this long before it.
+    public static let recentFixes: Int64 = 10 * 60_000
+    /// A ride is cut only where it ends at least this long before the motion or the fixes show it.
+    public static let shortestUnseenStay: Int64 = 5 * 60_000
+
+    /// Each ride (cycling, driving) with a silence of `rideSilence` or more between two of its fixes
+    /// (the one before it among them, if recent) ended where the way to the later fix at the speed
+    /// before the silence would have: a stay there from then (the phone put in a bag at work, silent
+    /// until the afternoon).
+    static func ridesArrivedUnseen(_ events: [AnnotatedEvent], _ fixes: [LocationEvent]) -> [AnnotatedEvent] {
+        var arrived: [AnnotatedEvent] = []
+        arrived.reserveCapacity(events.count)
+        for event in events {
+            guard [.cycling, .automotive].contains(event.activity), event.duration > rideSilence,
+                  let before = silenceInRide(event, fixes), let speed = speed(before: before, fixes) else {
+                arrived.append(event)
+                continue
+            }
+            let silent = fixes[before], after = fixes[before + 1]
+            let arrival = max(event.start, silent.timestamp) + Int64(silent.location.distance(to: after.location) / speed * 1000)
+            guard arrival < min(event.end, after.timestamp) - shortestUnseenStay else {
+                arrived.append(event)
+                continue
+            }
+            arrived.append(AnnotatedEvent(start: event.start, end: arrival, activity: event.activity, location: event.location))
+            arrived.append(AnnotatedEvent(start: arrival, end: event.end, activity: .stationary, location: after.location))
+        }
+        return arrived
+    }
+
+    /// The index of the fix a silence of `rideSilence` in `ride` follows: one during the ride, or
+    /// the one in effect as it began (`recentFixes` before at most); the next fix within
+    /// `stillFixes` of the ride's end, and the ride's fixes after it near that one.
+    static func silenceInRide(_ ride: AnnotatedEvent, _ fixes: [LocationEvent]) -> Int? {
+        let first = fixes.partitioningIndex { $0.timestamp > ride.start }
+        let silence = (max(0, first - 1)..<fixes.count).prefix { fixes[$0].timestamp < ride.end }.first { index in
+            index + 1 < fixes.count && fixes[index].timestamp >= ride.start - recentFixes
+                && fixes[index + 1].timestamp - fixes[index].timestamp >= rideSilence && fixes[index + 1].timestamp <= ride.end + stillFixes
+        }
+        // Fixes moving on after it: the ride went on (a train out of a tunnel).
+        guard let silence else { return nil }
+        let place = fixes[silence + 1].location
+        return fixes[(silence + 2)...].prefix { $0.timestamp < ride.end }.allSatisfy { $0.location.distance(to: place) <= DevicePlaces.radius } ? silence : nil
+    }
+
+    /// Metres a second along the fixes of `recentFixes` up to the one at `index`, if they span two minutes and 100 m.
+    static func speed(before index: Int, _ fixes: [LocationEvent]) -> Double? {
+        let from = fixes[..<index].lastIndex { $0.timestamp < fixes[index].timestamp - recentFixes }.map { $0 + 1 } ?? 0
+        let metres = (from..<index).reduce(0.0) { $0 + fixes[$1].location.distance(to: fixes[$1 + 1].location) }
+        let seconds = Double(fixes[index].timestamp - fixes[from].timestamp) / 1000
+        return seconds >= 120 && metres > 100 ? metres / seconds : nil
     }
 
     /// A walk with no motion report after it for this long, and no fix during it, was a short one:
