@@ -35,6 +35,27 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 10:40:00", in: days).category == .commute)
     }
 
+    @Test("walking about a pitch for over an hour, running a sixth of it, is exercise; the same with no run, shopping")
+    func runningAboutAPitch() throws {
+        // Saturday: home until 09:30, a ten-minute walk there, then bouts of walking, running and
+        // standing at the pitch (13 minutes each, 2 of them running) until 10:58, ten minutes back;
+        // motion reported on each change only (and at the end).
+        let pitch = GeoPoint(lat: shop.lat + 300 / 111_195.0, lon: shop.lon)
+        func saturday(running: Bool) -> OfflineTimeline.DeviceEvents {
+            var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 570), (.walking, halfwayToTheShop, 10)]
+            for _ in 0..<6 { pieces += [(.walking, pitch, 4), (running ? .running : .walking, pitch, 2), (.walking, pitch, 5), (.stationary, pitch, 2)] }
+            var events = device(pieces + [(.walking, halfwayToTheShop, 10), (.stationary, home, 600)], from: "2026-11-21 00:00:00")
+            let all = events.motion
+            events.motion = all.indices.filter { $0 == 0 || $0 == all.count - 1 || all[$0 - 1].activity != all[$0].activity }.map { all[$0] }
+            return events
+        }
+        let days = try OfflineTimeline.days(saturday(running: true), timeZone: zone)
+        #expect(try slot(at: "2026-11-21 10:15:00", in: days).category == .exercise)
+        #expect(try slot(at: "2026-11-21 10:50:00", in: days).category == .exercise)
+        let walked = try OfflineTimeline.days(saturday(running: false), timeZone: zone)
+        #expect(try slot(at: "2026-11-21 10:15:00", in: walked).category == .shopping)
+    }
+
     @Test("a long morning walk with a few stops on the way is a walk, not shopping")
     func morningWalk() throws {
         var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 420), (.walking, home, 2), (.stationary, home, 120)]

@@ -12,7 +12,7 @@ extension SlotContext {
             // A long ride from home back home is a ride out; otherwise it gets somewhere.
             minutes >= 40 && placeBefore != nil && placeBefore == placeAfter ? (.exercise, 0.8) : (.commute, 0.8)
         case .walking:
-            if isWorkout { (.exercise, 0.7) }  // to the next machine
+            if isWorkout || isRunningAbout { (.exercise, 0.7) }  // to the next machine, about a pitch
             else if isAboutOnePlace { (.shopping, 0.7) }  // the aisles of a shop
             else if isOutingOnFoot || isWalkOut { (.leisure, 0.7) }  // a walk in a park, a stroll
             else if minutes < 15 && [previous, next].contains(where: { $0?.activity == .running }) { (.exercise, 0.7) }  // warming up, cooling down

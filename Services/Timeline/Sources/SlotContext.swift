@@ -55,6 +55,8 @@ struct SlotContext: Sendable, Hashable {
     var isAboutOnePlace = false
     /// For a stay away from home and work, and the moving about between its pieces: part of a workout (`markWorkouts`).
     var isWorkout = false
+    /// For walking about one place: running a share of it (`TimeSlot.ranAbout`).
+    var isRunningAbout = false
     /// For a walk or a short stop between two drives: part of an outing on foot (`markOutingsOnFoot`).
     var isOutingOnFoot = false
     /// For a walk: part of a walk out from a place back to it (`markWalksOut`).
@@ -83,6 +85,7 @@ struct SlotContext: Sendable, Hashable {
                 kind: stay ? places.kind(of: span.slot.location) : .unknown, place: stay ? places.place(of: span.slot.location) : nil,
                 isAboutOnePlace: span.slot.aboutOnePlace == true)
         }
+        for index in contexts.indices { contexts[index].isRunningAbout = spans[index].slot.ranAbout == true }
         markStillness(&contexts, spans)
         markRests(&contexts, spans)
         for index in contexts.indices {

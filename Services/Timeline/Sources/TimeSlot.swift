@@ -24,6 +24,9 @@ public struct TimeSlot: Sendable, Codable, Hashable {
     /// For a walk: `true` for walking about one place, stopping now and then (`WalkingAbout`),
     /// `nil` otherwise.
     public var aboutOnePlace: Bool?
+    /// For walking about one place: `true` when running took `WalkingAbout.runningShare` of it or
+    /// more (a pitch, a track), `nil` otherwise.
+    public var ranAbout: Bool?
 
     public init(
         start: Int64, category: TimelineCategory = .unknown, confidence: Double = 0,

@@ -241,6 +241,7 @@ public struct TimelineGenerator: Sendable {
         else { return [slot] }
         var middle = slot
         (middle.start, middle.location, middle.aboutOnePlace) = (about.range.lowerBound, about.place ?? slot.location, true)
+        if WalkingAbout.ran(events[span.first...span.last], during: about.range) { middle.ranAbout = true }
         var after = slot
         after.start = about.range.upperBound
         return (about.range.lowerBound > span.start ? [slot] : []) + [middle] + (about.range.upperBound < span.end ? [after] : [])

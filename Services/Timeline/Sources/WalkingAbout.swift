@@ -12,6 +12,17 @@ enum WalkingAbout {
     /// Walking about a place between stops there at most this long: longer without a stop is a walk.
     static let longestAisles: Int64 = 15 * 60_000
 
+    /// Running this share of walking about a place, and at least `shortestRun`, makes it exercise:
+    /// a pitch or a track, not a shop's aisles.
+    static let runningShare = 0.1
+    static let shortestRun: Int64 = 5 * 60_000
+
+    /// Whether `events` ran `runningShare` of `range` and `shortestRun` or more.
+    static func ran(_ events: ArraySlice<AnnotatedEvent>, during range: Range<Int64>) -> Bool {
+        let running = events.filter { $0.activity == .running }.reduce(Int64(0)) { $0 + max(0, min($1.end, range.upperBound) - max($1.start, range.lowerBound)) }
+        return running >= shortestRun && Double(running) >= runningShare * Double(range.count)
+    }
+
     /// The stretch of a walk's `events` from `start` to `end` spent walking about one place, and the
     /// place: from the first stop to the last, and on either side while the walk's `fixes` (in
     /// order) stay within `onePlace` of it (walking the aisles before the first stop and after the last).
