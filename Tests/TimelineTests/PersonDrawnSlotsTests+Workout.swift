@@ -31,6 +31,28 @@ extension PersonDrawnSlotsTests {
         }
     }
 
+    @Test("at the gym with the phone in a locker (still for 35 minutes, then two short walks) is exercise when the gym was a workout on another day; on its own, free time")
+    func gymWithThePhoneInALocker() throws {
+        let workout: [(MotionActivity, GeoPoint, Double)] = [
+            (.stationary, gymPlace, 8), (.running, gymPlace, 20), (.walking, gymPlace, 5), (.stationary, gymPlace, 10),
+            (.walking, gymPlace, 5), (.stationary, gymPlace, 12),
+        ]
+        let locker: [(MotionActivity, GeoPoint, Double)] = [
+            (.stationary, gymPlace, 35), (.walking, gymPlace, 2), (.stationary, gymPlace, 8), (.walking, gymPlace, 2), (.stationary, gymPlace, 13),
+        ]
+        // A day: up at 07:30, at home until 18:00, cycling to the gym (there from 18:17), an hour there, home again until 07:30.
+        func day(_ gym: [(MotionActivity, GeoPoint, Double)]) -> [(MotionActivity, GeoPoint, Double)] {
+            [(.walking, home, 2), (.stationary, home, 628), (.walking, home, 3), (.cycling, home, 12), (.walking, gymPlace, 2)] + gym
+                + [(.walking, gymPlace, 2), (.cycling, gymPlace, 12), (.walking, home, 2), (.stationary, home, 240), (.walking, home, 2), (.stationary, home, 475)]
+        }
+        let lockerDays = try OfflineTimeline.days(device([(.stationary, home, 450)] + day(workout) + day(locker)), timeZone: zone)
+        for instant in ["2026-11-19 18:30:00", "2026-11-19 19:05:00"] {
+            #expect(try slot(at: instant, in: lockerDays).category == .exercise, "\(instant)")
+        }
+        let lockerOnly = try OfflineTimeline.days(device([(.stationary, home, 450)] + day(locker)), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 18:30:00", in: lockerOnly).category != .exercise)
+    }
+
     @Test("three hours walking about a zoo, resting now and then, are an outing, not a workout, though the stretch between the first rest and the last is two hours; driven there and home, one leisure slot from arriving to leaving")
     func zooIsNoWorkout() throws {
         let zoo = GeoPoint(lat: 52.5080, lon: 13.3370)

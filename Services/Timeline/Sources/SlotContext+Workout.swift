@@ -18,7 +18,8 @@ extension SlotContext {
 
     /// Marks the stays and the moving about of each workout (`isWorkout`). Walking at the place
     /// (`places`) just before the first stay or after the last counts in its length: three hours
-    /// walking about a zoo are an outing, not a workout.
+    /// walking about a zoo are an outing, not a workout. A visit of a workout's length to a place
+    /// worked out at on another visit is one too: the gym on a day the phone lay in a locker.
     static func markWorkouts(_ contexts: inout [SlotContext], _ spans: [SlotSpan], places: DevicePlaces) {
         func stay(_ index: Int, at place: Int) -> Bool {
             contexts.indices.contains(index) && contexts[index].isStay && contexts[index].place == place && !spans[index].slot.isGap
@@ -32,6 +33,8 @@ extension SlotContext {
             }
         }
         var first = 0
+        // Places worked out at, and the other visits of a workout's length (no outing) to a place.
+        var workoutPlaces: Set<Int> = [], otherVisits: [(members: ClosedRange<Int>, place: Int)] = []
         while first < contexts.count {
             guard contexts[first].isStay, let place = contexts[first].place, [.other, .unknown].contains(contexts[first].kind) else { first += 1; continue }
             // On through stays at the place and moving about it that leads back to it.
@@ -63,8 +66,15 @@ extension SlotContext {
             let paced = pieces >= 2 && longest < pacedStill && walking >= (minutes + around) / 3
             // Half the time or more walking, an hour and a half or longer, with no run: an outing on foot.
             let outing = walking * 2 >= minutes + around && minutes + around >= outingMinutes
-            guard workoutMinutes.contains(minutes), ran || !outing && ((pieces >= workoutPieces && longest < settled) || restless || paced) else { continue }
+            guard workoutMinutes.contains(minutes), ran || !outing && ((pieces >= workoutPieces && longest < settled) || restless || paced) else {
+                if workoutMinutes.contains(minutes), !outing { otherVisits.append((members, place)) }
+                continue
+            }
+            workoutPlaces.insert(place)
             for member in members { contexts[member].isWorkout = true }
+        }
+        for visit in otherVisits where workoutPlaces.contains(visit.place) {
+            for member in visit.members { contexts[member].isWorkout = true }
         }
     }
 }
