@@ -40,7 +40,8 @@ public struct TimelineGenerator: Sendable {
     }
 
     /// Generates on from `state`: `locations` must hold every location from the one before the last
-    /// one at or before `state.resumeFrom` (every one if it is `nil`), and `motion` every motion event
+    /// one at or before `state.resumeFrom`, and from twice `AnnotatedEvent.recentFixes` before it
+    /// (every one if it is `nil`), and `motion` every motion event
     /// from the known one in effect at the earlier of that location and `state.resumeFrom`, old and new
     /// (`TimelineStore.events`);
     /// `charges` every charge event (they are few).

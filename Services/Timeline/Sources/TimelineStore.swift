@@ -102,15 +102,17 @@ final class TimelineStore: Sendable {
         try store.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM devices WHERE device_id = ?", arguments: [deviceId]) ?? false }
     }
 
-    /// Locations from the one before the last one at or before `from`, and motion events from the
-    /// known one in effect at the earlier of that location and `from`, until `until` (what
-    /// `TimelineGenerator.update` needs).
+    /// Locations from the one before the last one at or before `from` (from twice
+    /// `AnnotatedEvent.recentFixes` before `from`, if earlier: a ride's speed before a silence is read
+    /// from them), and motion events from the known one in effect at the earlier of that location and
+    /// `from`, until `until` (what `TimelineGenerator.update` needs).
     func events(_ deviceId: String, from: Int64?, until: Int64) throws(StorageError) -> ([MotionEvent], [LocationEvent]) {
         try store.read { db in
             let lower = from ?? .min
-            let start = try Int64.fetchOne(
+            let lastTwo = try Int64.fetchOne(
                 db, sql: "SELECT min(ts) FROM (SELECT ts FROM locations WHERE device_id = ? AND ts <= ? ORDER BY ts DESC LIMIT 2)",
                 arguments: [deviceId, lower]) ?? lower
+            let start = min(lastTwo, from.map { $0 - 2 * AnnotatedEvent.recentFixes } ?? lower)
             let motionStart = try Int64.fetchOne(
                 db, sql: "SELECT max(ts) FROM motions WHERE device_id = ? AND ts <= ? AND activity != ?",
                 arguments: [deviceId, min(start, lower), MotionActivity.unknown.rawValue]) ?? min(start, lower)
