@@ -58,7 +58,11 @@ public struct DevicePlaces: Sendable, Hashable {
     struct Visit {
         var start: Int64
         var duration: Int64
+        /// Where its longest stay was (its first may hold a stale fix from the place before, a café
+        /// next door); `first` is where it began, which the stays after it are judged near.
         var location: GeoPoint
+        var first: GeoPoint
+        var longestStay: Int64
         /// It holds a night's rest (`isNight`): begun in the evening, a night away rather than at work.
         var sleptThere = false
         /// Its longest run of stays with no sign of movement between them (none ends moving), and the run going on.
@@ -86,18 +90,20 @@ public struct DevicePlaces: Sendable, Hashable {
         }
     }
 
-    /// The stationary slots joined into visits: consecutive stays within `radius` of the first.
+    /// The stationary slots joined into visits: consecutive stays within `radius` of the first, each
+    /// visit placed where its longest stay was.
     static func visits(_ spans: [SlotSpan], isNight: (SlotSpan) -> Bool = { _ in false }) -> [Visit] {
         var visits: [Visit] = []
         var lastEnd: Int64?
         for span in spans {
             defer { lastEnd = span.end }
             guard span.slot.activity == .stationary, let location = span.slot.location else { continue }
-            if let last = visits.last, lastEnd == span.start, last.start + last.duration == span.start, last.location.distance(to: location) <= radius {
+            if let last = visits.last, lastEnd == span.start, last.start + last.duration == span.start, last.first.distance(to: location) <= radius {
                 visits[visits.count - 1].duration += span.duration
                 visits[visits.count - 1].rest += span.duration
+                if span.duration > last.longestStay { (visits[visits.count - 1].location, visits[visits.count - 1].longestStay) = (location, span.duration) }
             } else {
-                visits.append(Visit(start: span.start, duration: span.duration, location: location, rest: span.duration))
+                visits.append(Visit(start: span.start, duration: span.duration, location: location, first: location, longestStay: span.duration, rest: span.duration))
             }
             visits[visits.count - 1].longestRest = max(visits[visits.count - 1].longestRest, visits[visits.count - 1].rest)
             if span.slot.endsMoving == true { visits[visits.count - 1].rest = 0 }
