@@ -94,24 +94,29 @@ public struct AnnotatedEvent: Sendable, Codable, Hashable {
     /// before the silence would have: a stay there from then (the phone put in a bag at work, silent
     /// until the afternoon).
     static func ridesArrivedUnseen(_ events: [AnnotatedEvent], _ fixes: [LocationEvent]) -> [AnnotatedEvent] {
-        var arrived: [AnnotatedEvent] = []
-        arrived.reserveCapacity(events.count)
-        for event in events {
+        stopping(events) { event in
             guard [.cycling, .automotive].contains(event.activity), event.duration > rideSilence,
-                  let before = silenceInRide(event, fixes), let speed = speed(before: before, fixes) else {
-                arrived.append(event)
-                continue
-            }
+                  let before = silenceInRide(event, fixes), let speed = speed(before: before, fixes) else { return nil }
             let silent = fixes[before], after = fixes[before + 1]
             let arrival = max(event.start, silent.timestamp) + Int64(silent.location.distance(to: after.location) / speed * 1000)
-            guard arrival < min(event.end, after.timestamp) - shortestUnseenStay else {
-                arrived.append(event)
+            return arrival < min(event.end, after.timestamp) - shortestUnseenStay ? (arrival, after.location) : nil
+        }
+    }
+
+    /// `events` with each that `stop` gives an instant and a place for cut there: the event until
+    /// then, a stay at the place for the rest of it.
+    static func stopping(_ events: [AnnotatedEvent], where stop: (AnnotatedEvent) -> (at: Int64, place: GeoPoint)?) -> [AnnotatedEvent] {
+        var stopped: [AnnotatedEvent] = []
+        stopped.reserveCapacity(events.count)
+        for event in events {
+            guard let (at, place) = stop(event) else {
+                stopped.append(event)
                 continue
             }
-            arrived.append(AnnotatedEvent(start: event.start, end: arrival, activity: event.activity, location: event.location))
-            arrived.append(AnnotatedEvent(start: arrival, end: event.end, activity: .stationary, location: after.location))
+            stopped.append(AnnotatedEvent(start: event.start, end: at, activity: event.activity, location: event.location))
+            stopped.append(AnnotatedEvent(start: at, end: event.end, activity: .stationary, location: place))
         }
-        return arrived
+        return stopped
     }
 
     /// The index of the fix a silence of `rideSilence` in `ride` follows: one during the ride, or
@@ -147,20 +152,12 @@ public struct AnnotatedEvent: Sendable, Codable, Hashable {
     /// within `strayFix` of each other (the phone where it was), cut to `walkBeforeSilence`, a
     /// stay at the fix before it holding the rest.
     static func walksEndedUnseen(_ events: [AnnotatedEvent], _ fixes: [LocationEvent]) -> [AnnotatedEvent] {
-        var ended: [AnnotatedEvent] = []
-        ended.reserveCapacity(events.count)
-        for event in events {
+        stopping(events) { event in
             let next = fixes.partitioningIndex { $0.timestamp > event.start }
             guard event.activity == .walking, event.duration > walkUnseenEnd, next > 0, next < fixes.count,
-                  fixes[next].timestamp >= event.end, fixes[next - 1].location.distance(to: fixes[next].location) <= strayFix else {
-                ended.append(event)
-                continue
-            }
-            let stop = event.start + walkBeforeSilence
-            ended.append(AnnotatedEvent(start: event.start, end: stop, activity: .walking, location: event.location))
-            ended.append(AnnotatedEvent(start: stop, end: event.end, activity: .stationary, location: fixes[next - 1].location))
+                  fixes[next].timestamp >= event.end, fixes[next - 1].location.distance(to: fixes[next].location) <= strayFix else { return nil }
+            return (event.start + walkBeforeSilence, fixes[next - 1].location)
         }
-        return ended
     }
 
     /// `fixes` (in order) without those astray while the phone lay still: a fix more than `strayFix`
