@@ -102,6 +102,31 @@ struct TimelineEvaluationTests {
         #expect(evaluation.stageGoals.contains { $0.goal.contains(String(format: "at most %.1f%%", reachable * 100)) })
     }
 
+    @Test("every walk shown: the same days, a table's phone showing its person's changes as a carried one does")
+    func everyWalkShown() throws {
+        let routines = SyntheticPerson.Routine.allCases
+        let asDrawn = LabelledDays.training(days: 3, routines: routines)
+        let shown = LabelledDays(people: 2 * routines.count, days: 3, seed: LabelledDays.trainingSeed, routines: routines, everyWalkShown: true)
+        #expect(shown.people.map(\.truth) == asDrawn.people.map(\.truth))
+        #expect(shown.people.map(\.events.charges) == asDrawn.people.map(\.events.charges))
+        func walks(_ person: LabelledDays.PersonDays) -> Int { person.events.motion.filter { $0.activity == .walking }.count }
+        func shownShare(_ person: LabelledDays.PersonDays) -> Double {
+            let score = TimelineScore(days: [], truth: person, from: asDrawn.dayStarts[0], to: asDrawn.dayStarts[3])
+            return Double(score.shownTransitions) / Double(score.transitions)
+        }
+        var tables = 0
+        for (drawn, all) in zip(asDrawn.people, shown.people) {
+            #expect(TimelineEvaluation.PhoneAtHome(all.person) == .pocket)
+            if drawn.person.leavesPhoneDown {
+                tables += 1
+                #expect(walks(all) > walks(drawn) && shownShare(all) > shownShare(drawn))
+            } else {
+                #expect(all.events == drawn.events)
+            }
+        }
+        #expect(tables > 0)
+    }
+
     @Test("built offline, the training week meets the accuracy, slot count and unknown goals")
     func pipeline() throws {
         let evaluation = try TimelineEvaluation(week, name: "training")

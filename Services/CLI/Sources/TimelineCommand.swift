@@ -125,6 +125,9 @@ struct TimelineCommand: AsyncParsableCommand {
         @Flag(help: "Score the training days (for tuning) instead of the held-out ones.")
         var training = false
 
+        @Flag(help: "Let every phone show each walk at home, as a carried one does: the same days, so what is still lost is the rules', not what the phone did not show.")
+        var everyWalkShown = false
+
         @Option(help: "Also list this person's slots beside the truth (a device id from the report, e.g. student-6).")
         var show: String?
 
@@ -141,14 +144,15 @@ struct TimelineCommand: AsyncParsableCommand {
             let routines = SyntheticPerson.Routine.allCases
             let data = LabelledDays(
                 people: perRoutine * routines.count, firstDay: firstDay, days: days, timeZone: zone,
-                seed: training ? LabelledDays.trainingSeed : LabelledDays.heldOutSeed, routines: routines)
-            let evaluation = try TimelineEvaluation(data, name: training ? "training" : "held-out", stages: TimelineEvaluation.Stage.allCases)
+                seed: training ? LabelledDays.trainingSeed : LabelledDays.heldOutSeed, routines: routines, everyWalkShown: everyWalkShown)
+            let name = (training ? "training" : "held-out") + (everyWalkShown ? ", every walk at home shown" : "")
+            let evaluation = try TimelineEvaluation(data, name: name, stages: TimelineEvaluation.Stage.allCases)
             print(evaluation.report)
             if let show {
                 guard let built = TimelineEvaluation.Stage.allCases.first(where: { $0.option == stage }) else { throw ValidationError("unknown stage \(stage)") }
                 guard let listing = evaluation.listing(of: show, truth: truth, stage: built) else { throw ValidationError("no person \(show)") }
                 let person = data.people.first { $0.person.deviceId == show }?.person
-                let phone = [person?.leavesPhoneDown == true ? "phone on a table at home" : "phone in a pocket", person?.chargesOvernight == true ? "charged overnight" : nil]
+                let phone = [person?.leavesPhoneDown == true && !everyWalkShown ? "phone on a table at home" : "phone in a pocket", person?.chargesOvernight == true ? "charged overnight" : nil]
                 print("\n\(show) (\(phone.compactMap { $0 }.joined(separator: ", "))), \(built.rawValue) (* where the slot is not what they did for most of it):\n\(listing)")
             }
             print("")

@@ -74,9 +74,11 @@ public struct LabelledDays: Sendable {
     /// `people` people (`routines` in turn), `days` days from local midnight of `firstDay`
     /// (`YYYY-MM-DD`). Each person has a seed of their own, from `seed`, their routine and their
     /// number among its people: a routine's people are the same whichever routines are chosen.
+    /// With `everyWalkShown`, every person's phone shows each walk at home (`SyntheticPerson.showsEveryWalk`).
     public init(
         people: Int, firstDay: String = "2026-10-19", days: Int = 14, timeZone: TimeZone = TimeZone(identifier: "Europe/Berlin")!,
-        seed: UInt64, spacing: ClosedRange<Int64> = 15_000...45_000, routines: [SyntheticPerson.Routine] = SyntheticPerson.Routine.everyday
+        seed: UInt64, spacing: ClosedRange<Int64> = 15_000...45_000, routines: [SyntheticPerson.Routine] = SyntheticPerson.Routine.everyday,
+        everyWalkShown: Bool = false
     ) {
         self.timeZone = timeZone
         self.firstDay = firstDay
@@ -87,7 +89,8 @@ public struct LabelledDays: Sendable {
             let number = index / routines.count
             // The first three routines keep the seeds they had when they were the only ones.
             let personSeed = kind < 3 ? seed &* 1_000 &+ UInt64(number * 3 + kind) : seed &* 1_000 &+ UInt64(100 * kind + number)
-            let person = SyntheticPerson(deviceId: "\(routine.rawValue)-\(index + 1)", routine: routine, seed: personSeed)
+            var person = SyntheticPerson(deviceId: "\(routine.rawValue)-\(index + 1)", routine: routine, seed: personSeed)
+            person.showsEveryWalk = everyWalkShown
             return Self.live(person, firstDay: firstDay, days: days, timeZone: timeZone, seed: personSeed, spacing: spacing)
         }
     }

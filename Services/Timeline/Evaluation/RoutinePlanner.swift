@@ -63,15 +63,19 @@ struct RoutinePlanner {
     mutating func stay(_ category: TimelineCategory, at place: Place, until: Int64, blips: ClosedRange<Double>? = 50...130) {
         let location = person[place]
         let unseen = person.leavesPhoneDown && place == .home
+        // Drawn whether or not the phone shows every walk, so that the days are the same either way.
+        func walk() -> LifePiece.Motion {
+            unseen && chance(0.7) && !person.showsEveryWalk ? .stay(location) : .move(.walking, from: location, to: location)
+        }
         if case .stay = pieces.last?.motion {
-            append(category, unseen && chance(0.7) ? .stay(location) : .move(.walking, from: location, to: location), until: later(1...2))
+            append(category, walk(), until: later(1...2))
         }
         self.place = place
         while cursor < until {
             let next = blips.map { min(later($0), until) } ?? until
             append(category, .stay(location), until: next)
             if next < until - 10 * 60_000 {
-                append(category, unseen && chance(0.7) ? .stay(location) : .move(.walking, from: location, to: location), until: later(0.8...2))
+                append(category, walk(), until: later(0.8...2))
             }
         }
     }

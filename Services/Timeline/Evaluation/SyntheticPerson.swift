@@ -44,6 +44,10 @@ public struct SyntheticPerson: Sendable, Hashable {
     /// Charges the phone overnight at home: plugged in going to bed, unplugged on getting up.
     /// Half the people of the newer routines (whether or not they leave it on a table).
     public var chargesOvernight = false
+    /// For comparison only: the phone shows every walk at home, as a carried one does, even where
+    /// the person leaves it on a table (`leavesPhoneDown`). Their days are the same; only what the
+    /// phone shows differs, so what is still lost then is the rules', not the phone's.
+    public var showsEveryWalk = false
 
     /// A person of `routine` living somewhere in a 10 km square, with places placed for `seed`.
     public init(deviceId: String, routine: Routine, seed: UInt64) {

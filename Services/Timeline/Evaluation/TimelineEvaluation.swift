@@ -46,8 +46,8 @@ public struct TimelineEvaluation: Sendable {
         /// On a table and never charged overnight: the home shows almost nothing.
         case tableSilent = "table, no charger"
 
-        init(_ person: SyntheticPerson) {
-            self = !person.leavesPhoneDown ? .pocket : person.chargesOvernight ? .tableCharged : .tableSilent
+        public init(_ person: SyntheticPerson) {
+            self = !person.leavesPhoneDown || person.showsEveryWalk ? .pocket : person.chargesOvernight ? .tableCharged : .tableSilent
         }
     }
 
