@@ -50,6 +50,20 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 19:00:00", in: days).category != .sleep)
     }
 
+    @Test("a night on the wards with a 40-minute round at midnight and the small hours in another building 400 m away is a night shift: the still afternoon before it is a nap")
+    func napBeforeANightInTwoBuildings() throws {
+        let annex = GeoPoint(lat: office.lat + 400 / 111_195.0, lon: office.lon)
+        var pieces = dayUntilTheShift + [(.walking, home, 3), (.automotive, home, 25), (.walking, office, 3)]  // on the ward at 20:49
+        pieces += [(.stationary, office, 150), (.walking, office, 3), (.stationary, office, 40)]
+        pieces += [(.walking, office, 40), (.stationary, office, 60), (.walking, office, 5)]  // the round from 00:02, the annex at 01:47
+        for _ in 0..<2 { pieces += [(.stationary, annex, 150), (.walking, annex, 3)] }
+        pieces += [(.automotive, annex, 25), (.walking, home, 2), (.stationary, home, 420)]
+        let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 15:00:00", in: days).category == .sleep)
+        #expect(try slot(at: "2026-11-18 19:00:00", in: days).category != .sleep)
+        #expect(try slot(at: "2026-11-19 03:00:00", in: days).category != .sleep)
+    }
+
     @Test("a device's first file, of a night nurse: more time on the ward than at home, but home is where they sleep; also when the phone shows the rounds only as getting up, resting at home and never on the ward", arguments: [false, true])
     func homeIsWhereTheySleep(roundsUnseen: Bool) throws {
         let ward = GeoPoint(lat: 52.5200 + 5_000 / 111_195.0, lon: 13.4050)

@@ -1,9 +1,9 @@
 /// A nap before a night away: a stillness at home of two hours or more begun in the afternoon, or
 /// from after lunch when begun on coming home in the late morning (a still day from the morning at home
 /// is a day on the sofa), and ended that evening (from `gettingReady` to `napToNight`)
-/// before leaving home for a stay elsewhere through the small hours that is no rest there (a
-/// night shift; or one begun late in the evening that the data ends in), is sleep: someone up
-/// all night lies down the afternoon before.
+/// before leaving home for a night away that is no rest (stays away from home through the small
+/// hours: a night shift, on one ward or several; or a stay begun late in the evening that the data
+/// ends in), is sleep: someone up all night lies down the afternoon before.
 extension SlotContext {
     /// The afternoon, local minutes after midnight.
     static let afternoon = 12.0 * 60..<18.0 * 60
@@ -14,24 +14,27 @@ extension SlotContext {
     static let shortestNap = 120.0
     /// From the nap's end to leaving home for the night, at most this many minutes.
     static let napToNight = 360.0
-    /// Movement between two stays at the place of a night away up to this long (ms) is about it (a ward round).
+    /// A walk between two stays at a place up to this long (ms) is about it (a ward round, a walk round the warehouse).
     static let roundOfTheWard: Int64 = 30 * 60_000
+    /// Movement between two stays away from home up to this long (ms) keeps a night away one: a long
+    /// round of the wards at midnight, the way to another building of the hospital.
+    static let betweenStaysAway: Int64 = 60 * 60_000
 
     /// Marks as rests the stillnesses at home before a night awake away from home.
     static func markNapsBeforeNights(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
         func awayAllNight(_ first: Int) -> Bool {
-            guard contexts[first].isStay, contexts[first].kind != .home, let place = contexts[first].place else { return false }
+            func away(_ index: Int) -> Bool { index < contexts.count && contexts[index].isStay && contexts[index].kind != .home && !spans[index].slot.isGap }
+            guard away(first) else { return false }
             var last = first
-            // The stays there, and the movement about it between them (a ward round).
-            func there(_ index: Int) -> Bool { index < contexts.count && contexts[index].isStay && contexts[index].place == place && !spans[index].slot.isGap }
+            // The stays away from home, and the movement between them (a round, the way to another building).
             func moving(_ index: Int) -> Bool { index < contexts.count && !contexts[index].isStay && !spans[index].slot.isGap }
             while true {
-                var next = last + 1, about: Int64 = 0
-                while moving(next), about < roundOfTheWard {
-                    about += spans[next].duration
+                var next = last + 1, between: Int64 = 0
+                while moving(next), between < betweenStaysAway {
+                    between += spans[next].duration
                     next += 1
                 }
-                guard about < roundOfTheWard, there(next) else { break }
+                guard between < betweenStaysAway, away(next) else { break }
                 last = next
             }
             guard !contexts[first...last].contains(where: \.isSleep) else { return false }
