@@ -40,6 +40,7 @@ extension SlotContext {
             else if weekday < 5, visitMinutes >= Double(DevicePlaces.workingDay / 60_000), (5 * 60...12 * 60).contains(visitStart) {
                 (.work, 0.6)  // a working (or school) day away, begun in the morning
             } else if (20...80).contains(visitMinutes), isMidday, weekday < 5 { (.food, 0.7) }
+            else if isNearWork { (.work, 0.6) }  // another building, between stays at work
             else if visitMinutes >= 90, (11 * 60...18 * 60).contains(localMiddle) { (.family, 0.6) }
             else if startMinute >= 18 * 60 || startMinute < 3 * 60 { (.leisure, 0.6) }
             else if visitMinutes < Double(DevicePlaces.workingDay / 60_000) { (.leisure, 0.5) }  // an hour or two out

@@ -61,6 +61,8 @@ struct SlotContext: Sendable, Hashable {
     var isOutingOnFoot = false
     /// For a walk: part of a walk out from a place back to it (`markWalksOut`).
     var isWalkOut = false
+    /// For a stay elsewhere: between two stays at work, walked to and back (`markStaysNearWork`).
+    var isNearWork = false
 
     struct Neighbour: Sendable, Hashable {
         var activity: MotionActivity
@@ -114,6 +116,7 @@ struct SlotContext: Sendable, Hashable {
         markWorkouts(&contexts, spans, places: places)
         markOutingsOnFoot(&contexts, spans)
         markWalksOut(&contexts, spans)
+        markStaysNearWork(&contexts, spans)
         markWorkAtHome(&contexts, spans, places: places, days: LocalDays(timeZone))
         return contexts
     }
