@@ -26,21 +26,13 @@ extension SlotContext {
             return walking <= walkFromWork && contexts.indices.contains(next) && !spans[next].slot.isGap
                 && contexts[next].isStay && contexts[next].kind == .work
         }
-        var first = 0
-        while first < contexts.count {
-            guard elsewhere(first) else {
-                first += 1
-                continue
+        for run in runs(below: contexts.count, where: elsewhere, joins: { contexts[$1].place == contexts[$0].place }) {
+            let minutes = contexts[run].reduce(0) { $0 + $1.minutes }
+            if minutes <= longestAwayFromWork, workBeyond(run.lowerBound, step: -1), workBeyond(run.upperBound, step: 1),
+               !contexts[run].contains(where: { $0.isSleep || $0.isWorkout }),
+               !((20...55).contains(minutes) && lunchOutStarts.contains(contexts[run.lowerBound].startMinute.truncatingRemainder(dividingBy: 1440))) {
+                for member in run { contexts[member].isNearWork = true }
             }
-            var last = first
-            while last + 1 < contexts.count, elsewhere(last + 1), contexts[last + 1].place == contexts[first].place { last += 1 }
-            let minutes = contexts[first...last].reduce(0) { $0 + $1.minutes }
-            if minutes <= longestAwayFromWork, workBeyond(first, step: -1), workBeyond(last, step: 1),
-               !contexts[first...last].contains(where: { $0.isSleep || $0.isWorkout }),
-               !((20...55).contains(minutes) && lunchOutStarts.contains(contexts[first].startMinute.truncatingRemainder(dividingBy: 1440))) {
-                for member in first...last { contexts[member].isNearWork = true }
-            }
-            first = last + 1
         }
     }
 }

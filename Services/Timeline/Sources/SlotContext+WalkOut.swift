@@ -16,15 +16,8 @@ extension SlotContext {
                 || contexts[index].isStay && [.other, .unknown].contains(contexts[index].kind) && contexts[index].visitMinutes < shortestStop
                     && index > 0 && contexts[index - 1].activity == .walking && index + 1 < contexts.count && contexts[index + 1].activity == .walking
         }
-        var first = 0
-        while first < contexts.count {
-            guard walking(first) else {
-                first += 1
-                continue
-            }
-            var last = first
-            while last + 1 < contexts.count, walking(last + 1) { last += 1 }
-            defer { first = last + 1 }
+        for run in runs(below: contexts.count, where: walking) {
+            let (first, last) = (run.lowerBound, run.upperBound)
             let minutes = contexts[first...last].reduce(0) { $0 + $1.minutes }
             // Walking about a shop's aisles on the way is a stop there.
             guard !contexts[first...last].contains(where: { $0.isAboutOnePlace || $0.isWorkout }), minutes >= shortestWalkOut,
