@@ -13,10 +13,18 @@ extension PersonDrawnSlotsTests {
         ]
     }
 
+    /// The drive from home to a shift at the office: 31 minutes.
+    var driveToTheShift: [(MotionActivity, GeoPoint, Double)] { [(.walking, home, 3), (.automotive, home, 25), (.walking, office, 3)] }
+
+    /// The drive home from `place` after a shift, and seven hours in bed.
+    func driveHomeToBed(from place: GeoPoint) -> [(MotionActivity, GeoPoint, Double)] {
+        [(.automotive, place, 25), (.walking, home, 2), (.stationary, home, 420)]
+    }
+
     /// `day` at home (`dayUntilTheShift` unless given), then a drive to a night at the office, walking
     /// about it every two and a half hours, and home 10 h 10 min after leaving (at 07:28 after `dayUntilTheShift`).
     func nightShiftUntilHome(after day: [(MotionActivity, GeoPoint, Double)]? = nil) -> [(MotionActivity, GeoPoint, Double)] {
-        var pieces = (day ?? dayUntilTheShift) + [(.walking, home, 3), (.automotive, home, 25), (.walking, office, 3)]
+        var pieces = (day ?? dayUntilTheShift) + driveToTheShift
         for _ in 0..<4 { pieces += [(.stationary, office, 150), (.walking, office, 3)] }
         return pieces + [(.automotive, office, 25), (.walking, home, 2)]
     }
@@ -42,9 +50,9 @@ extension PersonDrawnSlotsTests {
 
     @Test("a night on a ward, walking rounds of a quarter hour every forty minutes, is a night shift: the still afternoon before it is a nap")
     func napBeforeANightOfRounds() throws {
-        var pieces = dayUntilTheShift + [(.walking, home, 3), (.automotive, home, 25), (.walking, office, 3)]
+        var pieces = dayUntilTheShift + driveToTheShift
         for _ in 0..<15 { pieces += [(.stationary, office, 25), (.walking, office, 15)] }
-        pieces += [(.automotive, office, 25), (.walking, home, 2), (.stationary, home, 420)]
+        pieces += driveHomeToBed(from: office)
         let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
         #expect(try slot(at: "2026-11-18 15:00:00", in: days).category == .sleep)
         #expect(try slot(at: "2026-11-18 19:00:00", in: days).category != .sleep)
@@ -53,11 +61,11 @@ extension PersonDrawnSlotsTests {
     @Test("a night on the wards with a 40-minute round at midnight and the small hours in another building 400 m away is a night shift: the still afternoon before it is a nap")
     func napBeforeANightInTwoBuildings() throws {
         let annex = GeoPoint(lat: office.lat + 400 / 111_195.0, lon: office.lon)
-        var pieces = dayUntilTheShift + [(.walking, home, 3), (.automotive, home, 25), (.walking, office, 3)]  // on the ward at 20:49
+        var pieces = dayUntilTheShift + driveToTheShift  // on the ward at 20:49
         pieces += [(.stationary, office, 150), (.walking, office, 3), (.stationary, office, 40)]
         pieces += [(.walking, office, 40), (.stationary, office, 60), (.walking, office, 5)]  // the round from 00:02, the annex at 01:47
         for _ in 0..<2 { pieces += [(.stationary, annex, 150), (.walking, annex, 3)] }
-        pieces += [(.automotive, annex, 25), (.walking, home, 2), (.stationary, home, 420)]
+        pieces += driveHomeToBed(from: annex)
         let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
         #expect(try slot(at: "2026-11-18 15:00:00", in: days).category == .sleep)
         #expect(try slot(at: "2026-11-18 19:00:00", in: days).category != .sleep)
@@ -136,8 +144,7 @@ extension PersonDrawnSlotsTests {
 
     @Test("on a device's first day, cut at midnight with the person at work since 20:49, the still afternoon is a nap")
     func napBeforeANightInProgress() throws {
-        var pieces = dayUntilTheShift
-        pieces += [(.walking, home, 3), (.automotive, home, 25), (.walking, office, 3), (.stationary, office, 191)]
+        let pieces = dayUntilTheShift + driveToTheShift + [(.stationary, office, 191)]
         let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
         #expect(try slot(at: "2026-11-18 23:00:00", in: days).category == .work)
         #expect(try slot(at: "2026-11-18 15:00:00", in: days).category == .sleep)
@@ -151,9 +158,9 @@ extension PersonDrawnSlotsTests {
         // next night at the office; home at 08:10 to bed.
         var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, office, 360), (.walking, office, 3), (.automotive, office, 25), (.walking, home, 2)]
         pieces += [(.stationary, home, 450), (.walking, home, 2), (.stationary, home, 38), (.walking, home, 2), (.stationary, home, 168)]
-        pieces += [(.walking, home, 2), (.stationary, home, 208), (.walking, home, 3), (.automotive, home, 25), (.walking, office, 3)]
+        pieces += [(.walking, home, 2), (.stationary, home, 208)] + driveToTheShift
         for _ in 0..<4 { pieces += [(.stationary, office, 150), (.walking, office, 3)] }
-        pieces += [(.automotive, office, 25), (.walking, home, 2), (.stationary, home, 420)]
+        pieces += driveHomeToBed(from: office)
         let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
         #expect(try slot(at: "2026-11-18 10:00:00", in: days).category == .sleep)
         #expect(try slot(at: "2026-11-18 16:00:00", in: days).category != .sleep)
@@ -198,10 +205,9 @@ extension PersonDrawnSlotsTests {
         var pieces: [(MotionActivity, GeoPoint, Double)] = [
             (.stationary, home, 450), (.walking, home, 2), (.stationary, home, 240), (.walking, home, 2), (.stationary, home, 40),
             (.walking, home, 2), (.stationary, home, 224), (.walking, home, 2), (.stationary, home, 45), (.walking, home, 2), (.stationary, home, 209),
-            (.walking, home, 3), (.automotive, home, 25), (.walking, office, 3),
-        ]
+        ] + driveToTheShift
         for _ in 0..<4 { pieces += [(.stationary, office, 150), (.walking, office, 3)] }
-        pieces += [(.automotive, office, 25), (.walking, home, 2), (.stationary, home, 420)]
+        pieces += driveHomeToBed(from: office)
         let days = try OfflineTimeline.days(device(pieces), timeZone: zone)
         #expect(try slot(at: "2026-11-18 14:00:00", in: days).category == .sleep)
         let afterNap = try slot(at: "2026-11-18 16:20:00", in: days).category
