@@ -509,17 +509,22 @@ extension PersonDrawnSlotsTests {
 extension PersonDrawnSlotsTests {
     /// From Sunday 18:00, then school days from Monday to Thursday, the phone mostly left down at
     /// home: home at 15:46, walks at 18:21 and 20:23, then to bed with a walk at 20:58, or, on the
-    /// evenings `nightWalks` (0 is Sunday's), still from 20:25 until a walk in the night at 23:48;
+    /// evenings `nightWalks` (0 is Sunday's), still from 20:25 until a walk in the night at 23:48,
+    /// or, on the evenings `stillFromSix`, from the walk at 18:21 until one in the night at 00:17;
     /// up at 07:00.
-    func schoolWeek(nightWalks: Set<Int>) throws -> [DayTimeline] {
+    func schoolWeek(nightWalks: Set<Int>, stillFromSix: Set<Int> = []) throws -> [DayTimeline] {
         var pieces: [(MotionActivity, GeoPoint, Double)] = [(.stationary, home, 143), (.walking, home, 2)]
         for evening in 0..<5 {
             if evening > 0 {
                 pieces += [
                     (.walking, home, 2), (.stationary, home, 38), (.walking, home, 16), (.stationary, school, 214), (.walking, school, 2),
                     (.stationary, school, 238), (.walking, school, 16), (.stationary, home, 155), (.walking, home, 2),
-                    (.stationary, home, 120), (.walking, home, 2),
                 ]
+                if stillFromSix.contains(evening) {
+                    pieces += [(.stationary, home, 354), (.walking, home, 2), (.stationary, home, 401)]
+                    continue
+                }
+                pieces += [(.stationary, home, 120), (.walking, home, 2)]
             }
             pieces += nightWalks.contains(evening) ? [(.stationary, home, 203), (.walking, home, 2), (.stationary, home, 430)]
                 : [(.stationary, home, 33), (.walking, home, 2), (.stationary, home, 600)]
@@ -535,5 +540,14 @@ extension PersonDrawnSlotsTests {
         let tuesday = try slot(at: "2026-11-17 22:30:00", in: days)
         #expect(tuesday.category == .sleep && tuesday.start == utc("2026-11-17 21:00:00"), "\(tuesday)")
         #expect(try slot(at: "2026-11-17 20:40:00", in: days).category != .sleep)
+    }
+
+    @Test("a child to bed at 21:00 whose phone lies still from 18:23 on Tuesday until a walk in the night at 00:17 spent the evening up: the night begins at 21:00, not at 18:23")
+    func stillFromTheEveningUntilAWalkInTheNight() throws {
+        let days = try schoolWeek(nightWalks: [], stillFromSix: [2])
+        #expect(try slot(at: "2026-11-17 19:30:00", in: days).category != .sleep)
+        let tuesday = try slot(at: "2026-11-17 22:30:00", in: days)
+        #expect(tuesday.category == .sleep && tuesday.start == utc("2026-11-17 21:00:00"), "\(tuesday)")
+        #expect(try slot(at: "2026-11-18 03:00:00", in: days).category == .sleep)
     }
 }

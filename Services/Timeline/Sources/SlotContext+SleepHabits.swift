@@ -77,6 +77,11 @@ extension SlotContext {
     /// The same for someone who keeps to a bedtime before working days (`SleepHabits.steadyBedtime`:
     /// a child's 21:00): they go to bed less far from it.
     static let steadyBedtimeMargin = 75.0
+    /// How long before the usual bedtime a still evening must begin for it to give way to the night
+    /// then, by what the phone shows at home (`phoneAtHome`).
+    static func bedtimeMargin(_ usual: SleepHabits, quiet: Bool, carried: Bool) -> Double {
+        quiet ? quietBedtimeMargin : carried ? max(usual.bedtimeMargin, usual.steadyBedtime ? steadyBedtimeMargin : carriedBedtimeMargin) : usual.bedtimeMargin
+    }
     /// Minutes an adult's night lasts at most, for a night whose start the phone does not show.
     static let longestNightRest = 600.0
     /// A still morning ended by leaving home: the person was up at most this many minutes before.
@@ -105,8 +110,6 @@ extension SlotContext {
         let nightsSeen = withoutNightWalks(nights.map { seen($0, contexts, spans) })
         let (quiet, carried) = phoneAtHome(contexts, spans)
         let habits = [false, true].map { SleepHabits(nightsSeen, dayOff: $0, share: carried ? SleepHabits.carriedShare : SleepHabits.share) }
-        // How long before the usual bedtime a still evening must begin for it to give way to the night then.
-        let bedtimeMargin = { (usual: SleepHabits) in quiet ? quietBedtimeMargin : carried ? max(usual.bedtimeMargin, usual.steadyBedtime ? steadyBedtimeMargin : carriedBedtimeMargin) : usual.bedtimeMargin }
         for night in nights {
             let first = night.lowerBound, last = night.upperBound, start = contexts[first].stillStart
             let usual = habits[contexts[last].weekday >= 5 ? 1 : 0]
@@ -132,7 +135,7 @@ extension SlotContext {
             }
             for member in night where contexts[member].isStay {
                 let offset = Double(spans[member].start - spans[first].start) / 60_000
-                let beforeBed = evenings && contexts[member].stillFirst == first && !pluggedIn && nightBedtime - evening >= bedtimeMargin(usual)
+                let beforeBed = evenings && contexts[member].stillFirst == first && !pluggedIn && nightBedtime - evening >= bedtimeMargin(usual, quiet: quiet, carried: carried)
                     && evening + offset + contexts[member].minutes <= nightBedtime + 1
                 // In the night's last stillness, a rest's length into the night.
                 let lateInTheNight = contexts[member].stillFirst == contexts[last].stillFirst && offset >= Double(NightSplit.rest / 60_000)

@@ -356,7 +356,7 @@ struct SlotContext: Sendable, Hashable {
     /// away, an hour or more still after a walk in a night there, mostly before the usual hour of
     /// getting up (or the person's own, from `habits` for working days and days off, when later).
     static func markNextToRests(_ contexts: inout [SlotContext], _ spans: [SlotSpan], habits: [SleepHabits]? = nil) {
-        let carried = phoneAtHome(contexts, spans).carried
+        let (quiet, carried) = phoneAtHome(contexts, spans)
         for _ in 0..<2 {
             for index in contexts.indices where contexts[index].isStay && [.home, .other].contains(contexts[index].kind) && !contexts[index].isSleep
                 && !contexts[index].isUp {
@@ -412,7 +412,8 @@ struct SlotContext: Sendable, Hashable {
                 let usual = habits?[(context.weekday + 1) % 7 >= 5 ? 1 : 0]  // of the morning after
                 let inBed = after && !before && !byCharger && still >= 60 && usual?.inBedBy.map { context.stillStart >= $0 } == true
                 // Still from before the person's usual bedtime until a walk in the night (`isNightWalk`):
-                // in bed by then (the walk got up in it), the night drawn from the stillness.
+                // in bed by then (the walk got up in it), the night drawn from the stillness, or from
+                // that bedtime when the stillness began well before it (the evening on the sofa).
                 let inBedThrough = after && !before && !byCharger && context.stillStart >= Double(NightSplit.eveningStart * 60)
                     && usual?.isNightWalk(at: context.stillStart + still, stillSince: context.stillStart) == true
                 // The charger plugged in as the rest before began and unplugged ending this stillness, an
@@ -424,8 +425,13 @@ struct SlotContext: Sendable, Hashable {
                 // awake): in bed already (the walk got up in it).
                 let inBedByDay = after && !before && !byCharger && still >= 60 && morning.contains(context.stillStart)
                     && !contexts[last + 1].isNightRest
+                let eveningFirst = inBedThrough && usual.map { usual in
+                    let bedtime = (usual.bedtime / 15).rounded() * 15, offset = Double(spans[index].start - spans[first].start) / 60_000
+                    return bedtime - context.stillStart >= bedtimeMargin(usual, quiet: quiet, carried: carried)
+                        && context.stillStart + offset + contexts[index].minutes <= bedtime + 1
+                } == true
                 contexts[index].isSleep = !risen && !homeLate && ((still >= 135 && (before || after) && !evening && !afternoon)
-                    || smallHours || lateNight || chargedForBed || inBed || inBedThrough || chargedThrough || inBedByDay || dayRestGoesOn)
+                    || smallHours || lateNight || chargedForBed || inBed || inBedThrough && !eveningFirst || chargedThrough || inBedByDay || dayRestGoesOn)
             }
         }
     }
