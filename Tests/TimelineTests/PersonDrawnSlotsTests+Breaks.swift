@@ -39,4 +39,42 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 10:15:00", in: days).category == .food)
         #expect(try slot(at: "2026-11-18 12:00:00", in: days).category == .work)
     }
+
+    /// 400 m south of the office: a place of its own, not the office's.
+    var bistro: GeoPoint { GeoPoint(lat: office.lat - 400 / 111_195.0, lon: office.lon) }
+
+    /// A first weekday at the office from 08:30, up for two-minute walks at 09:43, 10:25, 11:35,
+    /// 12:17 and 12:37, a six-minute one about the place at 11:05; from 12:37 lunch at the bistro
+    /// 12:41 to 13:16 (with `bistroLunch`), else at the desk 12:39 to 13:18; the office until
+    /// 17:30, and home.
+    func officeDayParted(bistroLunch: Bool) -> OfflineTimeline.DeviceEvents {
+        let lunch: [(MotionActivity, GeoPoint, Double)] = bistroLunch
+            ? [(.walking, office, 4), (.stationary, bistro, 35), (.walking, bistro, 4)] : [(.walking, office, 2), (.stationary, office, 39), (.walking, office, 2)]
+        return device([
+            (.stationary, home, 475), (.walking, home, 3), (.automotive, home, 29), (.walking, office, 3),
+            (.stationary, office, 73), (.walking, office, 2), (.stationary, office, 40), (.walking, office, 2), (.stationary, office, 38),
+            (.walking, office, 6), (.stationary, office, 24), (.walking, office, 2), (.stationary, office, 40), (.walking, office, 2),
+            (.stationary, office, 18),
+        ] + lunch + [
+            (.stationary, office, 250), (.walking, office, 3), (.automotive, office, 28), (.walking, home, 3),
+            (.stationary, home, 180), (.walking, home, 2), (.stationary, home, 500),
+        ])
+    }
+
+    @Test("a working day from 08:30 parted by a walk about the office at 11:05 still goes through lunch: 40 minutes between walks at 09:43 and 10:25 is work, no break at ten")
+    func dayPartedByAWalk() throws {
+        let days = try OfflineTimeline.days(officeDayParted(bistroLunch: false), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 10:05:00", in: days).category == .work)
+        let morning = utc("2026-11-18 08:30:00")..<utc("2026-11-18 11:30:00")
+        #expect(days.flatMap(\.slots).filter { $0.category == .food && morning.overlaps($0.start..<$0.end) }.isEmpty)
+        #expect(try slot(at: "2026-11-18 15:00:00", in: days).category == .work)
+    }
+
+    @Test("on a working day with lunch at a bistro 400 m off from 12:41, no stay at the office between walks is lunch too")
+    func noBreakBesideALunchOut() throws {
+        let days = try OfflineTimeline.days(officeDayParted(bistroLunch: true), timeZone: zone)
+        #expect(try slot(at: "2026-11-18 10:05:00", in: days).category == .work)
+        #expect(try slot(at: "2026-11-18 11:55:00", in: days).category == .work)
+        #expect(try slot(at: "2026-11-18 13:00:00", in: days).category == .food)
+    }
 }

@@ -30,7 +30,7 @@ extension SlotContext {
             let minutes = contexts[run].reduce(0) { $0 + $1.minutes }
             if minutes <= longestAwayFromWork, workBeyond(run.lowerBound, step: -1), workBeyond(run.upperBound, step: 1),
                !contexts[run].contains(where: { $0.isSleep || $0.isWorkout }),
-               !((20...55).contains(minutes) && lunchOutStarts.contains(contexts[run.lowerBound].startMinute.truncatingRemainder(dividingBy: 1440))) {
+               !isLunchOut(minutes: minutes, start: contexts[run.lowerBound].startMinute) {
                 for member in run { contexts[member].isNearWork = true }
             }
         }

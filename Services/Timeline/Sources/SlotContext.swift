@@ -122,10 +122,12 @@ struct SlotContext: Sendable, Hashable {
     }
 
     /// In each stretch of stays at work, marks the break: a lunch out (`markLunchesOut`), else a
-    /// short stay in the middle third begun and ended by getting up, at lunch time when the work
-    /// goes through it (the piece of work just before it is often as short, so of several the last is taken).
+    /// short stay in the middle third begun and ended by getting up, at lunch time when the working
+    /// day (`workingDays`) goes through it (the piece of work just before it is often as short, so
+    /// of several the last is taken); none on a day with a lunch out at another place (`isLunchOut`).
     static func markBreaks(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
         let lunchesOut = markLunchesOut(&contexts, spans)
+        let workingDays = workingDays(contexts, spans)
         var runStart = 0
         for index in contexts.indices {
             guard contexts[index].isStay && contexts[index].kind == .work else {
@@ -135,10 +137,13 @@ struct SlotContext: Sendable, Hashable {
             guard index + 1 == contexts.count || !(contexts[index + 1].isStay && contexts[index + 1].kind == .work) else { continue }
             guard !lunchesOut.contains(where: { $0.contains(index) }) else { continue }
             let from = spans[runStart].start, to = spans[index].end
-            // Work begun in the morning (not an early shift's small hours) and going on into lunch time
-            // breaks for lunch, not at ten (a school's break).
-            let lunch = meals[0].window, begun = contexts[runStart].startMinute
-            let throughLunch = (7 * 60..<lunch.lowerBound).contains(begun) && begun + Double(to - from) / 60_000 >= lunch.lowerBound + 30
+            let day = workingDays.first { $0.contains(index) } ?? runStart...index
+            guard !day.contains(where: { contexts[$0].isStay && contexts[$0].kind != .work && isLunchOut(minutes: contexts[$0].minutes, start: contexts[$0].startMinute) }) else { continue }
+            // A working day begun in the morning (not an early shift's small hours) and going on into
+            // lunch time breaks for lunch, not at ten (a school's break).
+            let lunch = meals[0].window, begun = contexts[day.lowerBound].startMinute
+            let throughLunch = (7 * 60..<lunch.lowerBound).contains(begun)
+                && begun + Double(spans[day.upperBound].end - spans[day.lowerBound].start) / 60_000 >= lunch.lowerBound + 30
             let breaks = (runStart...index).filter { member in
                 guard member > runStart, member < index, (15...45).contains(contexts[member].minutes), spans[member - 1].slot.endsMoving == true,
                       spans[member].slot.endsMoving == true, !throughLunch || lunch.contains(contexts[member].localMiddle)
