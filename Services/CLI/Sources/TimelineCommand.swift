@@ -131,7 +131,7 @@ struct TimelineCommand: AsyncParsableCommand {
         @Option(help: "Also list this person's slots beside the truth (a device id from the report, e.g. student-6).")
         var show: String?
 
-        @Flag(help: "With --show, list what the person did too, each start marked found (>) or missed (!).")
+        @Flag(help: "With --show, list what the person did too, each start marked found (>), or missed where the phone showed the change (!) or showed nothing (?).")
         var truth = false
 
         @Option(help: "With --show, list this stage's build instead of the whole period's (\(TimelineEvaluation.Stage.allCases.map(\.option).joined(separator: ", "))).")
