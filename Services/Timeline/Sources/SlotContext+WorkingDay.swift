@@ -2,6 +2,7 @@
 /// (shorter than `tripOut`) and the stays elsewhere between them (a café, another building, up
 /// to `longestAwayFromWork` each). A walk to the printer parts no day.
 extension SlotContext {
+    /// Each working day in `contexts`: its first and last stay at work.
     static func workingDays(_ contexts: [SlotContext], _ spans: [SlotSpan]) -> [ClosedRange<Int>] {
         func atWork(_ index: Int) -> Bool { contexts[index].isStay && contexts[index].kind == .work && !spans[index].slot.isGap }
         func between(_ index: Int) -> Bool {
