@@ -162,6 +162,22 @@ struct AnnotationTests {
         #expect(annotated.map(\.location) == [home, street, street, street])
     }
 
+    @Test("a stay arrived at whose stillness is reported twice (stationary at medium confidence, then at high) takes its own first fix for both reports, not the one from the way there")
+    func arrivalFixAcrossReports() {
+        let motion = [
+            MotionEvent(timestamp: 0, activity: .cycling),
+            MotionEvent(timestamp: 60_000, activity: .stationary),
+            MotionEvent(timestamp: 120_000, activity: .stationary),  // the same stillness, reported again
+            MotionEvent(timestamp: 900_000, activity: .walking),
+        ]
+        let locations = [
+            LocationEvent(timestamp: 0, location: home),
+            LocationEvent(timestamp: 150_000, location: street),  // 1.5 minutes after stopping, after the second report
+        ]
+        let annotated = AnnotatedEvent.annotate(motion: motion, locations: locations, until: 1_200_000)
+        #expect(annotated.map(\.location) == [home, street, street, street])
+    }
+
     @Test("one event per millisecond, in a fixed order")
     func duplicates() {
         let motion = [MotionEvent(timestamp: 0, activity: .walking), MotionEvent(timestamp: 0, activity: .stationary), MotionEvent(timestamp: 0, activity: .walking)]

@@ -33,7 +33,8 @@ public struct AnnotatedEvent: Sendable, Codable, Hashable {
     /// Events are ordered by time; of several at the same millisecond only the first in
     /// `MotionActivity` order is kept, and events after `until` are ignored. Each event takes
     /// the latest location at or before its start (none before the first fix), but a stay arrived
-    /// at (after movement) takes the first fix within `settling` of its start, a stay is split
+    /// at (after movement) takes the first fix within `settling` of its start (each of its events
+    /// begun before that fix, when its stillness is reported more than once), a stay is split
     /// where a fix shows the phone somewhere else (`splitAtUnseenMoves`), and a ride where its fixes
     /// show it stopped (`splitAtStillFixes`). Each event ends
     /// where the next begins; the last one ends at `until`. Where no motion came for longer than
@@ -70,13 +71,17 @@ public struct AnnotatedEvent: Sendable, Codable, Hashable {
             }
             events.append(AnnotatedEvent(start: event.timestamp, end: until, activity: event.activity, location: current))
         }
-        // Arriving, the fix in effect is from the way there: a stay takes its own first fix when one comes soon.
+        // Arriving, the fix in effect is from the way there: a stay takes its own first fix when one
+        // comes soon, also where its stillness is reported in several events (`stationary` at medium
+        // confidence, then at high): every event of it begun before that fix takes it.
         var next = 0
         for index in events.indices.dropFirst() where events[index].activity == .stationary && events[index - 1].activity != .stationary {
             let start = events[index].start
+            var last = index
+            while last + 1 < events.count, events[last + 1].activity == .stationary { last += 1 }
             next = fixes[next...].firstIndex { $0.timestamp > start } ?? fixes.count
-            guard next < fixes.count, fixes[next].timestamp < min(events[index].end, start + settling) else { continue }
-            events[index].location = fixes[next].location
+            guard next < fixes.count, fixes[next].timestamp < min(events[last].end, start + settling) else { continue }
+            for member in index...last where events[member].start < fixes[next].timestamp { events[member].location = fixes[next].location }
         }
         return ridesArrivedUnseen(walksEndedUnseen(splitAtStillFixes(splitAtUnseenMoves(events, fixes), fixes), fixes), fixes)
     }
