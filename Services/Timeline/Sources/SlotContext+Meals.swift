@@ -10,49 +10,77 @@ extension SlotContext {
     /// The same for a stay begun by arriving at a lodging: checking in and unpacking take longer.
     static let checkingIn = 45.0
 
-    static func markMeals(_ contexts: inout [SlotContext], _ spans: [SlotSpan], lodgingVisits: [ClosedRange<Int>], days: LocalDays) {
+    static func markMeals(_ contexts: inout [SlotContext], _ spans: [SlotSpan], lodgingVisits: [ClosedRange<Int>], days: LocalDays, earlyDinners: Bool = false) {
+        let dinner = meals[meals.count - 1]
+        for meal in meals {
+            guard meal.usual == dinner.usual, earlyDinners else {
+                markMeal(meal, arrivingTo: meal.usual, &contexts, spans, lodgingVisits: lodgingVisits, days: days)
+                continue
+            }
+            markMeal((meal.window, meal.centre - earlyDinner, meal.usual - earlyDinner), arrivingTo: meal.usual, on: true, &contexts, spans, lodgingVisits: lodgingVisits, days: days)
+            markMeal(meal, arrivingTo: meal.usual, on: false, &contexts, spans, lodgingVisits: lodgingVisits, days: days)
+        }
+    }
+
+    /// A person in bed by this local minute before working days (their own bedtime, or one seen at
+    /// the charger while too few nights are seen) has dinner `earlyDinner` minutes before the usual
+    /// time on working days: a child in bed by 21:00 on school nights eats at 18:30, not at 19:00.
+    static let earlyBedtime = 21 * 60 + 30.0
+    static let earlyDinner = 30.0
+
+    /// Whether the person has dinner early on working days (`earlyBedtime`), by their habits before them.
+    static func eatsEarly(_ habits: SleepHabits) -> Bool {
+        (habits.ownBedtime || habits.bedtimeAtCharger) && habits.bedtime <= earlyBedtime
+    }
+
+    /// Marks `meal` (`markMeals`) on the days of the week `on` says (working days, Monday to Friday,
+    /// or days off; every day when `nil`), the meal on coming home at its time by the one of
+    /// `arrivingTo` usual start (`MealEnd.mealsOnArrival`).
+    static func markMeal(
+        _ meal: Meal, arrivingTo usualArrival: Double, on workingDays: Bool? = nil, _ contexts: inout [SlotContext], _ spans: [SlotSpan],
+        lodgingVisits: [ClosedRange<Int>], days: LocalDays
+    ) {
         // Local minutes after midnight each stay begins.
         let starts = contexts.map { $0.startMinute.truncatingRemainder(dividingBy: 1440) }
         let quiet = phoneAtHome(contexts, spans).quiet
-        for meal in meals {
-            // The person's own time for the meal, from the meals shown whole (which need no time to be found).
-            let shownStarts = lodgingVisits.flatMap { visit in
-                bestMeals(meal, in: visit, mealCandidates(meal, in: visit, contexts, spans, usual: meal.usual), contexts, spans, days: days).values
-                    .filter { begunMoving($0, in: visit, spans) }.map { starts[$0] }
+        let onDay = contexts.map { context in workingDays.map { (context.weekday < 5) == $0 } ?? true }
+        // The person's own time for the meal, from the meals shown whole (which need no time to be found).
+        let shownStarts = lodgingVisits.flatMap { visit in
+            bestMeals(meal, in: visit, mealCandidates(meal, in: visit, contexts, spans, usual: meal.usual), contexts, spans, days: days).values
+                .filter { begunMoving($0, in: visit, spans) }.map { starts[$0] }
+        }
+        let learned = shownStarts.count >= fewestMealsShown
+        let own = ownMealStart(meal, shownStarts)
+        // With a phone on a table, getting up may begin the meal as often as end it: which, the
+        // person's own time tells once it is learned.
+        let halfShownNear = learned ? own : meal.centre
+        let candidates = lodgingVisits.map { mealCandidates(meal, in: $0, contexts, spans, usual: own, startShown: quiet && learned).filter { onDay[$0] } }
+        // One meal a day, the best of the day's visits (home for lunch, out, home again: one lunch).
+        var byDay: [String: (key: MealKey, visit: ClosedRange<Int>, index: Int)] = [:]
+        for (visit, candidates) in zip(lodgingVisits, candidates) {
+            for (day, best) in bestMeals(meal, in: visit, candidates, contexts, spans, days: days, halfShownNear: halfShownNear) {
+                let key = mealKey(best, meal, in: visit, contexts, spans, halfShownNear: halfShownNear)
+                if byDay[day].map({ key < $0.key }) ?? true { byDay[day] = (key, visit, best) }
             }
-            let learned = shownStarts.count >= fewestMealsShown
-            let own = ownMealStart(meal, shownStarts)
-            // With a phone on a table, getting up may begin the meal as often as end it: which, the
-            // person's own time tells once it is learned.
-            let halfShownNear = learned ? own : meal.centre
-            let candidates = lodgingVisits.map { mealCandidates(meal, in: $0, contexts, spans, usual: own, startShown: quiet && learned) }
-            // One meal a day, the best of the day's visits (home for lunch, out, home again: one lunch).
-            var byDay: [String: (key: MealKey, visit: ClosedRange<Int>, index: Int)] = [:]
-            for (visit, candidates) in zip(lodgingVisits, candidates) {
-                for (day, best) in bestMeals(meal, in: visit, candidates, contexts, spans, days: days, halfShownNear: halfShownNear) {
-                    let key = mealKey(best, meal, in: visit, contexts, spans, halfShownNear: halfShownNear)
-                    if byDay[day].map({ key < $0.key }) ?? true { byDay[day] = (key, visit, best) }
-                }
+        }
+        for (_, visit, best) in byDay.values {
+            for piece in best..<best + (mealBegun(best, in: visit, meal.window, contexts, spans) ?? 1) { contexts[piece].isMealTime = true }
+        }
+        for (visit, candidates) in zip(lodgingVisits, candidates) {
+            let (first, last) = (visit.lowerBound, visit.upperBound)
+            // The meal on coming home at its time (`MealEnd.arrival`), if the visit shows none.
+            if onDay[first], let pieces = arrivesToMeal(first, last, usualArrival, contexts, spans),
+               !candidates.contains(where: { $0 != first && contexts[$0].startMinute < contexts[first].startMinute + 120 }) {
+                for piece in first..<first + pieces { contexts[piece].isMealTime = true }
             }
-            for (_, visit, best) in byDay.values {
-                for piece in best..<best + (mealBegun(best, in: visit, meal.window, contexts, spans) ?? 1) { contexts[piece].isMealTime = true }
+            // A day whose stay shows no meal: the pieces cut at the person's own time (`UsualMeal`), or
+            // at the usual one if the stay does not hold that, if not asleep.
+            let cut = visit.filter {
+                onDay[$0] && [own, meal.usual].contains(starts[$0]) && !contexts[$0].isSleep && byDay[days.name(of: spans[$0].start)] == nil
             }
-            for (visit, candidates) in zip(lodgingVisits, candidates) {
-                let (first, last) = (visit.lowerBound, visit.upperBound)
-                // The meal on coming home at its time (`MealEnd.arrival`), if the visit shows none.
-                if let pieces = arrivesToMeal(first, last, meal.usual, contexts, spans),
-                   !candidates.contains(where: { $0 != first && contexts[$0].startMinute < contexts[first].startMinute + 120 }) {
-                    for piece in first..<first + pieces { contexts[piece].isMealTime = true }
-                }
-                // A day whose stay shows no meal: the pieces cut at the person's own time (`UsualMeal`), or
-                // at the usual one if the stay does not hold that, if not asleep.
-                let cut = visit.filter {
-                    [own, meal.usual].contains(starts[$0]) && !contexts[$0].isSleep && byDay[days.name(of: spans[$0].start)] == nil
-                }
-                for sameDay in Dictionary(grouping: cut, by: { days.name(of: spans[$0].start) }).values {
-                    let from = sameDay.first { starts[$0] == own } ?? sameDay[0]
-                    for piece in from..<from + mealPieces(from: from, through: last, contexts) { contexts[piece].isMealTime = true }
-                }
+            for sameDay in Dictionary(grouping: cut, by: { days.name(of: spans[$0].start) }).values {
+                let from = sameDay.first { starts[$0] == own } ?? sameDay[0]
+                for piece in from..<from + mealPieces(from: from, through: last, contexts) { contexts[piece].isMealTime = true }
             }
         }
     }

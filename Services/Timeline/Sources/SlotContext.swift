@@ -89,7 +89,7 @@ struct SlotContext: Sendable, Hashable {
         }
         for index in contexts.indices { contexts[index].isRunningAbout = spans[index].slot.ranAbout == true }
         markStillness(&contexts, spans)
-        markRests(&contexts, spans)
+        let habits = markRests(&contexts, spans)
         for index in contexts.indices {
             if index > 0, !spans[index - 1].slot.isGap {
                 contexts[index].previous = contexts[index - 1].asNeighbour
@@ -110,7 +110,7 @@ struct SlotContext: Sendable, Hashable {
             if contexts[index].isStay { nextStay = contexts[index].place }
             if spans[index].slot.isGap { nextStay = nil }
         }
-        markVisits(&contexts, spans, places: places, days: LocalDays(timeZone))
+        markVisits(&contexts, spans, places: places, days: LocalDays(timeZone), earlyDinners: eatsEarly(habits[0]))
         markBreakfasts(&contexts, spans)
         markBreaks(&contexts, spans)
         markWorkouts(&contexts, spans, places: places)
@@ -186,7 +186,7 @@ struct SlotContext: Sendable, Hashable {
     static let oneEndShown = 45.0
 
     /// Sets each stay's visit length, then the meals of the visits home or to a night away (`markMeals`, `markSnacks`).
-    static func markVisits(_ contexts: inout [SlotContext], _ spans: [SlotSpan], places: DevicePlaces, days: LocalDays) {
+    static func markVisits(_ contexts: inout [SlotContext], _ spans: [SlotSpan], places: DevicePlaces, days: LocalDays, earlyDinners: Bool = false) {
         var first = 0
         var lodgingVisits: [ClosedRange<Int>] = []
         while first < contexts.count {
@@ -215,7 +215,7 @@ struct SlotContext: Sendable, Hashable {
             }
             first = last + 1
         }
-        markMeals(&contexts, spans, lodgingVisits: lodgingVisits, days: days)
+        markMeals(&contexts, spans, lodgingVisits: lodgingVisits, days: days, earlyDinners: earlyDinners)
         markSnacks(&contexts, spans, lodgingVisits: lodgingVisits, days: days)
     }
 
@@ -243,7 +243,8 @@ struct SlotContext: Sendable, Hashable {
     /// Marks the rests at home, whenever they happen, then the pieces of a rest broken by a walk:
     /// long ones next to it, ones in the small hours, and a long one after it in the morning; last
     /// the naps before a night away (`markNapsBeforeNights`).
-    static func markRests(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
+    /// Returns the person's sleep habits (before working days, then days off).
+    static func markRests(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) -> [SleepHabits] {
         func atHome(_ index: Int) -> Bool {
             contexts.indices.contains(index) && contexts[index].isStay && contexts[index].kind == .home && !spans[index].slot.isGap
         }
@@ -303,6 +304,7 @@ struct SlotContext: Sendable, Hashable {
         for index in contexts.indices where !rests[index] && !contexts[index].isUp { contexts[index].isSleep = false }
         markNextToRests(&contexts, spans, habits: habits)
         markNapsBeforeNights(&contexts, spans)
+        return habits
     }
 
     /// The morning, local minutes after midnight: a rest ending in it ends a night; one ending
