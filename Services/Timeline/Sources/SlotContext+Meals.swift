@@ -54,7 +54,10 @@ extension SlotContext {
         // With a phone on a table, getting up may begin the meal as often as end it: which, the
         // person's own time tells once it is learned.
         let halfShownNear = learned ? own : meal.centre
-        let candidates = lodgingVisits.map { mealCandidates(meal, in: $0, contexts, spans, usual: own, startShown: quiet && learned).filter { onDay[$0] } }
+        // No meal in a short time at home before going out again and back by the meal's end (`beforeGoingOutAgain`).
+        let candidates = lodgingVisits.map {
+            mealCandidates(meal, in: $0, contexts, spans, usual: own, startShown: quiet && learned).filter { onDay[$0] && !beforeGoingOutAgain($0, meal, contexts, spans) }
+        }
         // One meal a day, the best of the day's visits (home for lunch, out, home again: one lunch).
         var byDay: [String: (key: MealKey, visit: ClosedRange<Int>, index: Int)] = [:]
         for (visit, candidates) in zip(lodgingVisits, candidates) {
@@ -83,6 +86,38 @@ extension SlotContext {
                 for piece in from..<from + mealPieces(from: from, through: last, contexts) { contexts[piece].isMealTime = true }
             }
         }
+    }
+
+    /// A time at home shorter than this between coming home and going out again is getting ready
+    /// to go (changing for the gym), when the person is back home before the meal's window ends:
+    /// the meal is then after the outing, not in it.
+    static let briefTimeHome = 60.0
+
+    /// Whether the stay at `index` is in a brief time at home (`briefTimeHome`, walks about the
+    /// flat included) between a trip home and a trip out, back home from which before `meal`'s
+    /// window ends, the data going on all the while.
+    static func beforeGoingOutAgain(_ index: Int, _ meal: Meal, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Bool {
+        func moving(_ i: Int) -> Bool { contexts.indices.contains(i) && !contexts[i].isStay && !spans[i].slot.isGap }
+        func home(_ i: Int) -> Bool { contexts.indices.contains(i) && contexts[i].isStay && contexts[i].kind == .home && !spans[i].slot.isGap }
+        // The time at home around `index`, from `first` to `last` (walks about the flat, shorter than
+        // `tripOut`, within it), and whether a trip comes before and after it: movement from or to
+        // another place, or `tripOut` or longer.
+        func edge(_ from: Int, _ step: Int) -> (home: Int, trip: Bool) {
+            var edge = from
+            while true {
+                if home(edge + step) { edge += step; continue }
+                var next = edge + step, moved: Int64 = 0
+                while moving(next) { moved += spans[next].duration; next += step }
+                guard next != edge + step else { return (edge, false) }
+                if moved < tripOut, home(next) { edge = next; continue }
+                return (edge, moved >= tripOut || contexts.indices.contains(next) && contexts[next].isStay && !spans[next].slot.isGap)
+            }
+        }
+        let (first, arrived) = edge(index, -1), (last, leaves) = edge(index, 1)
+        guard arrived, leaves, Double(spans[last].end - spans[first].start) / 60_000 < briefTimeHome else { return false }
+        guard let back = contexts[(last + 1)...].firstIndex(where: { $0.isStay && $0.kind == .home }),
+              !spans[(last + 1)..<back].contains(where: \.slot.isGap) else { return false }
+        return contexts[first].startMinute + Double(spans[back].start - spans[first].start) / 60_000 <= meal.window.upperBound
     }
 
     /// The meal of each day of `visit` among `candidates` (by the day's name): one the phone shows
