@@ -13,12 +13,15 @@ extension SlotContext {
     static func markMeals(_ contexts: inout [SlotContext], _ spans: [SlotSpan], lodgingVisits: [ClosedRange<Int>], days: LocalDays, earlyDinners: Bool = false) {
         let dinner = meals[meals.count - 1]
         for meal in meals {
-            guard meal.usual == dinner.usual, earlyDinners else {
+            // How much earlier on working days (dinner, for a person early to bed), and how much later the usual start on days off (lunch).
+            let earlier = meal.usual == dinner.usual && earlyDinners ? earlyDinner : 0, later = meal.usual == dinner.usual ? 0 : lunchOnDaysOff
+            guard earlier != 0 || later != 0 else {
                 markMeal(meal, arrivingTo: meal.usual, &contexts, spans, lodgingVisits: lodgingVisits, days: days)
                 continue
             }
-            markMeal((meal.window, meal.centre - earlyDinner, meal.usual - earlyDinner), arrivingTo: meal.usual, on: true, &contexts, spans, lodgingVisits: lodgingVisits, days: days)
-            markMeal(meal, arrivingTo: meal.usual, on: false, &contexts, spans, lodgingVisits: lodgingVisits, days: days)
+            let workingDay: Meal = (meal.window, meal.centre - earlier, meal.usual - earlier), dayOff: Meal = (meal.window, meal.centre, meal.usual + later)
+            markMeal(workingDay, arrivingTo: meal.usual, on: true, &contexts, spans, lodgingVisits: lodgingVisits, days: days)
+            markMeal(dayOff, arrivingTo: meal.usual, on: false, &contexts, spans, lodgingVisits: lodgingVisits, days: days)
         }
     }
 
@@ -27,6 +30,9 @@ extension SlotContext {
     /// time on working days: a child in bed by 21:00 on school nights eats at 18:30, not at 19:00.
     static let earlyBedtime = 21 * 60 + 30.0
     static let earlyDinner = 30.0
+    /// On a day off (Saturday, Sunday) lunch at home the phone shows nothing of starts this many
+    /// minutes after the usual time (at 13:00, not 12:30): the morning starts later.
+    static let lunchOnDaysOff = 30.0
 
     /// Whether the person has dinner early on working days (`earlyBedtime`), by their habits before them.
     static func eatsEarly(_ habits: SleepHabits) -> Bool {
