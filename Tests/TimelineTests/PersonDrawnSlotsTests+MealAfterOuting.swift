@@ -5,8 +5,8 @@ import Testing
 /// No meal in a brief time at home before going out again and back by dinner's end
 /// (`SlotContext.beforeGoingOutAgain`).
 extension PersonDrawnSlotsTests {
-    /// Wednesday: a day at the office, home by car at 18:04, out again by car at 18:40 to the gym
-    /// until 19:41 (`atGym` minutes there, 50), home at 19:52 and in bed at 23:00.
+    /// Wednesday: a day at the office, home by car at 18:04, out again by car at 18:40 to the gym,
+    /// `atGym` minutes there from 18:51, and home by car (after 50 minutes there, at 19:52).
     func officeDayThenGym(atGym: Double = 50) -> [(MotionActivity, GeoPoint, Double)] {
         [
             (.stationary, home, 420), (.walking, home, 2), (.stationary, home, 30), (.walking, home, 3), (.automotive, home, 25),
