@@ -11,17 +11,23 @@ extension SlotContext {
     static let checkingIn = 45.0
 
     static func markMeals(_ contexts: inout [SlotContext], _ spans: [SlotSpan], lodgingVisits: [ClosedRange<Int>], days: LocalDays, earlyDinners: Bool = false) {
+        // Local minutes after midnight each stay begins; whether the phone shows little at home.
+        let starts = contexts.map { $0.startMinute.truncatingRemainder(dividingBy: 1440) }
+        let quiet = phoneAtHome(contexts, spans).quiet
+        func mark(_ meal: Meal, arrivingTo usual: Double, on workingDays: Bool? = nil) {
+            markMeal(meal, arrivingTo: usual, on: workingDays, &contexts, spans, lodgingVisits: lodgingVisits, days: days, starts: starts, quiet: quiet)
+        }
         let dinner = meals[meals.count - 1]
         for meal in meals {
             // How much earlier on working days (dinner, for a person early to bed), and how much later the usual start on days off (lunch).
             let earlier = meal.usual == dinner.usual && earlyDinners ? earlyDinner : 0, later = meal.usual == dinner.usual ? 0 : lunchOnDaysOff
             guard earlier != 0 || later != 0 else {
-                markMeal(meal, arrivingTo: meal.usual, &contexts, spans, lodgingVisits: lodgingVisits, days: days)
+                mark(meal, arrivingTo: meal.usual)
                 continue
             }
             let workingDay: Meal = (meal.window, meal.centre - earlier, meal.usual - earlier), dayOff: Meal = (meal.window, meal.centre, meal.usual + later)
-            markMeal(workingDay, arrivingTo: meal.usual, on: true, &contexts, spans, lodgingVisits: lodgingVisits, days: days)
-            markMeal(dayOff, arrivingTo: meal.usual, on: false, &contexts, spans, lodgingVisits: lodgingVisits, days: days)
+            mark(workingDay, arrivingTo: meal.usual, on: true)
+            mark(dayOff, arrivingTo: meal.usual, on: false)
         }
     }
 
@@ -41,14 +47,12 @@ extension SlotContext {
 
     /// Marks `meal` (`markMeals`) on the days of the week `on` says (working days, Monday to Friday,
     /// or days off; every day when `nil`), the meal on coming home at its time by the one of
-    /// `arrivingTo` usual start (`MealEnd.mealsOnArrival`).
+    /// `arrivingTo` usual start (`MealEnd.mealsOnArrival`). `starts`: the local minute after midnight
+    /// each stay begins; `quiet`: the phone shows little at home (`phoneAtHome`).
     static func markMeal(
-        _ meal: Meal, arrivingTo usualArrival: Double, on workingDays: Bool? = nil, _ contexts: inout [SlotContext], _ spans: [SlotSpan],
-        lodgingVisits: [ClosedRange<Int>], days: LocalDays
+        _ meal: Meal, arrivingTo usualArrival: Double, on workingDays: Bool?, _ contexts: inout [SlotContext], _ spans: [SlotSpan],
+        lodgingVisits: [ClosedRange<Int>], days: LocalDays, starts: [Double], quiet: Bool
     ) {
-        // Local minutes after midnight each stay begins.
-        let starts = contexts.map { $0.startMinute.truncatingRemainder(dividingBy: 1440) }
-        let quiet = phoneAtHome(contexts, spans).quiet
         let onDay = contexts.map { context in workingDays.map { (context.weekday < 5) == $0 } ?? true }
         // The person's own time for the meal, from the meals shown whole (which need no time to be found).
         let shownStarts = lodgingVisits.flatMap { visit in
@@ -103,20 +107,16 @@ extension SlotContext {
     /// flat included) between a trip home and a trip out, back home from which before `meal`'s
     /// window ends, the data going on all the while.
     static func beforeGoingOutAgain(_ index: Int, _ meal: Meal, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Bool {
-        func moving(_ i: Int) -> Bool { contexts.indices.contains(i) && !contexts[i].isStay && !spans[i].slot.isGap }
         func home(_ i: Int) -> Bool { contexts.indices.contains(i) && contexts[i].isStay && contexts[i].kind == .home && !spans[i].slot.isGap }
-        // The time at home around `index`, from `first` to `last` (walks about the flat, shorter than
-        // `tripOut`, within it), and whether a trip comes before and after it: movement from or to
-        // another place, or `tripOut` or longer.
+        // The time at home around `index`, from `first` to `last` (walks about the flat within it),
+        // and whether a trip (`movement`) comes before and after it.
         func edge(_ from: Int, _ step: Int) -> (home: Int, trip: Bool) {
             var edge = from
             while true {
                 if home(edge + step) { edge += step; continue }
-                var next = edge + step, moved: Int64 = 0
-                while moving(next) { moved += spans[next].duration; next += step }
-                guard next != edge + step else { return (edge, false) }
-                if moved < tripOut, home(next) { edge = next; continue }
-                return (edge, moved >= tripOut || contexts.indices.contains(next) && contexts[next].isStay && !spans[next].slot.isGap)
+                guard let moved = movement(from: edge, step: step, contexts, spans) else { return (edge, false) }
+                if !moved.trip, home(moved.reaches) { edge = moved.reaches; continue }
+                return (edge, moved.trip)
             }
         }
         let (first, arrived) = edge(index, -1), (last, leaves) = edge(index, 1)

@@ -91,13 +91,20 @@ extension SlotContext {
 
     /// Whether the movement after `index` leaves home: a trip out, or to a stay elsewhere.
     static func leavesHome(after index: Int, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> Bool {
-        var next = index + 1, moving: Int64 = 0
-        while next < contexts.count, !contexts[next].isStay, !spans[next].slot.isGap {
+        movement(from: index, step: 1, contexts, spans)?.trip ?? false
+    }
+
+    /// The movement next to `index`, after it (`step` 1) or before it (-1), if any: the index it
+    /// reaches (the stay, gap or end past it), and whether it is a trip to (or from) somewhere else,
+    /// `tripOut` or longer or from (to) a stay away from home.
+    static func movement(from index: Int, step: Int, _ contexts: [SlotContext], _ spans: [SlotSpan]) -> (reaches: Int, trip: Bool)? {
+        var next = index + step, moving: Int64 = 0
+        while contexts.indices.contains(next), !contexts[next].isStay, !spans[next].slot.isGap {
             moving += spans[next].duration
-            next += 1
+            next += step
         }
-        guard next > index + 1 else { return false }
-        return moving >= tripOut || (next < contexts.count && !spans[next].slot.isGap && contexts[next].kind != .home)
+        guard next != index + step else { return nil }
+        return (next, moving >= tripOut || (contexts.indices.contains(next) && !spans[next].slot.isGap && contexts[next].kind != .home))
     }
 
     /// Marks as awake the quarter hours of each night before the usual bedtime, when the
