@@ -42,6 +42,21 @@ extension PersonDrawnSlotsTests {
         #expect(try slot(at: "2026-11-18 08:40:00", in: unseen).category == .leisure)
     }
 
+    @Test("up at the walk at 07:15, the phone off the charger three minutes later: breakfast goes on after that, half an hour from it")
+    func breakfastGoesOnAfterTheCharger() throws {
+        // On the charger from midnight; a walk at 07:15, the phone unplugged at 07:20, then on a table until 10:49.
+        var events = device([(.stationary, home, 435), (.walking, home, 2), (.stationary, home, 212), (.walking, home, 2), (.stationary, home, 789)])
+        events.charges = [
+            ChargeEvent(timestamp: utc("2026-11-18 00:00:00"), charging: true), ChargeEvent(timestamp: utc("2026-11-18 07:20:00"), charging: false),
+        ]
+        let days = try OfflineTimeline.days(events, timeZone: zone)
+        let breakfast = try slot(at: "2026-11-18 07:30:00", in: days)
+        #expect(breakfast.category == .food, "\(breakfast)")
+        #expect(breakfast.start == utc("2026-11-18 07:17:00"))
+        #expect(breakfast.end == utc("2026-11-18 07:50:00"))
+        #expect(try slot(at: "2026-11-18 08:00:00", in: days).category == .leisure)
+    }
+
     @Test("a night the sensor falls silent in for 50 minutes is one stillness: the morning after the usual hour is still up")
     func silenceInTheNight() throws {
         let days = try OfflineTimeline.days(stillNight(until: 630, silent: 410..<460), timeZone: zone)

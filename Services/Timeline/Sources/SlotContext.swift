@@ -156,7 +156,8 @@ struct SlotContext: Sendable, Hashable {
     }
 
     /// Marks the pieces of a stillness at home that go on breakfast: after a night's end drawn
-    /// at a quarter hour (the phone showed none), the first piece is shorter than breakfast.
+    /// at a quarter hour (the phone showed none), the first piece is shorter than breakfast; after
+    /// a first stay of a moment (`gettingUp`), the stay after the walk about the flat.
     static func markBreakfasts(_ contexts: inout [SlotContext], _ spans: [SlotSpan]) {
         let length = Double(Breakfast.length / 60_000)
         for index in contexts.indices where contexts[index].previous?.endsANight == true && contexts[index].isStay
@@ -167,8 +168,27 @@ struct SlotContext: Sendable, Hashable {
                 eaten += contexts[next].minutes
                 next += 1
             }
+            // Up for a moment, then a walk about the flat (its own slot, or movement ending the stay:
+            // a short one, or the charger unplugged): breakfast is after it.
+            guard eaten < gettingUp else { continue }
+            let walk = movement(from: next - 1, step: 1, contexts, spans)
+            guard !(walk?.trip ?? false), walk != nil || spans[next - 1].slot.endsMoving == true else { continue }
+            let after = walk?.reaches ?? next
+            guard contexts.indices.contains(after), !spans[after].slot.isGap, contexts[after].isStay, contexts[after].kind == .home,
+                  !contexts[after].isSleep else { continue }
+            var piece = after
+            while piece < contexts.count, contexts[piece].stillFirst == contexts[after].stillFirst, !contexts[piece].isSleep,
+                  contexts[piece].startMinute - contexts[index].startMinute < length - gettingUp {
+                contexts[piece].isBreakfast = true
+                piece += 1
+            }
         }
     }
+
+    /// A first stay after the night shorter than this (minutes), ended by a walk about the flat, is
+    /// getting up: breakfast goes on after the walk, to `Breakfast.length` from getting up, less
+    /// this (no breakfast of two minutes).
+    static let gettingUp = 10.0
 
     /// Stays further apart than this, with movement between them, are at different places.
     static let nearbyPlace = 100.0
