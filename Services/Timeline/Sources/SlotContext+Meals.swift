@@ -13,9 +13,11 @@ extension SlotContext {
     static func markMeals(_ contexts: inout [SlotContext], _ spans: [SlotSpan], lodgingVisits: [ClosedRange<Int>], days: LocalDays, earlyDinners: Bool = false) {
         // Local minutes after midnight each stay begins; whether the phone shows little at home.
         let starts = contexts.map { $0.startMinute.truncatingRemainder(dividingBy: 1440) }
-        let quiet = phoneAtHome(contexts, spans).quiet
+        let quiet = phoneAtHome(contexts, spans).quiet, restless = restlessAtHome(contexts, spans)
         func mark(_ meal: Meal, arrivingTo usual: Double, on workingDays: Bool? = nil) {
-            markMeal(meal, arrivingTo: usual, on: workingDays, &contexts, spans, lodgingVisits: lodgingVisits, days: days, starts: starts, quiet: quiet)
+            markMeal(
+                meal, arrivingTo: usual, on: workingDays, &contexts, spans, lodgingVisits: lodgingVisits, days: days, starts: starts, quiet: quiet,
+                restless: restless)
         }
         let dinner = meals[meals.count - 1]
         for meal in meals {
@@ -48,14 +50,15 @@ extension SlotContext {
     /// Marks `meal` (`markMeals`) on the days of the week `on` says (working days, Monday to Friday,
     /// or days off; every day when `nil`), the meal on coming home at its time by the one of
     /// `arrivingTo` usual start (`MealEnd.mealsOnArrival`). `starts`: the local minute after midnight
-    /// each stay begins; `quiet`: the phone shows little at home (`phoneAtHome`).
+    /// each stay begins; `quiet`: the phone shows little at home (`phoneAtHome`); `restless`: its
+    /// walks show no meals (`restlessAtHome`), which are put at the usual time, near it as the walks part the day.
     static func markMeal(
         _ meal: Meal, arrivingTo usualArrival: Double, on workingDays: Bool?, _ contexts: inout [SlotContext], _ spans: [SlotSpan],
-        lodgingVisits: [ClosedRange<Int>], days: LocalDays, starts: [Double], quiet: Bool
+        lodgingVisits: [ClosedRange<Int>], days: LocalDays, starts: [Double], quiet: Bool, restless: Bool = false
     ) {
         let onDay = contexts.map { context in workingDays.map { (context.weekday < 5) == $0 } ?? true }
         // The person's own time for the meal, from the meals shown whole (which need no time to be found).
-        let shownStarts = lodgingVisits.flatMap { visit in
+        let shownStarts = restless ? [] : lodgingVisits.flatMap { visit in
             bestMeals(meal, in: visit, mealCandidates(meal, in: visit, contexts, spans, usual: meal.usual), contexts, spans, days: days).values
                 .filter { begunMoving($0, in: visit, spans) }.map { starts[$0] }
         }
@@ -66,7 +69,9 @@ extension SlotContext {
         let halfShownNear = learned ? own : meal.centre
         // No meal in a short time at home before going out again and back by the meal's end (`beforeGoingOutAgain`).
         let candidates = lodgingVisits.map {
-            mealCandidates(meal, in: $0, contexts, spans, usual: own, startShown: quiet && learned).filter { onDay[$0] && !beforeGoingOutAgain($0, meal, contexts, spans) }
+            restless ? [] : mealCandidates(meal, in: $0, contexts, spans, usual: own, startShown: quiet && learned).filter {
+                onDay[$0] && !beforeGoingOutAgain($0, meal, contexts, spans)
+            }
         }
         // One meal a day, the best of the day's visits (home for lunch, out, home again: one lunch).
         var byDay: [String: (key: MealKey, visit: ClosedRange<Int>, index: Int)] = [:]
@@ -82,9 +87,11 @@ extension SlotContext {
         for (visit, candidates) in zip(lodgingVisits, candidates) {
             let (first, last) = (visit.lowerBound, visit.upperBound)
             // The meal on coming home at its time (`MealEnd.arrival`), if the visit shows none.
+            var arrivedToMeal = false
             if onDay[first], let pieces = arrivesToMeal(first, last, usualArrival, contexts, spans),
                !candidates.contains(where: { $0 != first && contexts[$0].startMinute < contexts[first].startMinute + 120 }) {
                 for piece in first..<first + pieces { contexts[piece].isMealTime = true }
+                arrivedToMeal = true
             }
             // A day whose stay shows no meal: the pieces cut at the person's own time (`UsualMeal`), or
             // at the usual one if the stay does not hold that, if not asleep.
@@ -94,6 +101,20 @@ extension SlotContext {
             for sameDay in Dictionary(grouping: cut, by: { days.name(of: spans[$0].start) }).values {
                 let from = sameDay.first { starts[$0] == own } ?? sameDay[0]
                 for piece in from..<from + mealPieces(from: from, through: last, contexts) { contexts[piece].isMealTime = true }
+            }
+            // A restless phone's day with no piece at that time: the piece nearest it (`restlessReach`), not one
+            // begun by coming home, nor before going out again, nor one the person goes to bed within a meal's length of.
+            guard restless, !arrivedToMeal else { continue }
+            let marked = Set(cut.map { days.name(of: spans[$0].start) })
+            let near = visit.filter {
+                onDay[$0] && $0 != first && contexts[$0].isStay && !contexts[$0].isSleep && abs(starts[$0] - own) <= restlessReach
+                    && contexts[$0].minutes <= longestRestlessMeal
+                    && !marked.contains(days.name(of: spans[$0].start)) && !beforeGoingOutAgain($0, meal, contexts, spans)
+                    && !contexts[$0..<min(last + 1, $0 + 3)].contains(where: \.isSleep)
+            }
+            for sameDay in Dictionary(grouping: near, by: { days.name(of: spans[$0].start) }).values {
+                let from = sameDay.min { abs(starts[$0] - own) < abs(starts[$1] - own) }!
+                for piece in restlessMeal(from: from, through: last, contexts) { contexts[piece].isMealTime = true }
             }
         }
     }
