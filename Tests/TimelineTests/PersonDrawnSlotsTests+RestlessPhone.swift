@@ -23,4 +23,20 @@ extension PersonDrawnSlotsTests {
         let calm = try OfflineTimeline.days(daysAtHome { _ in calmEvening }, timeZone: zone)
         #expect(try slot(at: "2026-11-19 17:50:00", in: calm).category == .food)
     }
+
+    @Test("a restless phone's person at the gym from 18:20 to 19:50, home at 20:00: dinner on coming home")
+    func restlessPhoneDinnerAfterTheGym() throws {
+        // Wednesday at home with pauses of a few minutes between walks in the afternoon, then the gym;
+        // home at 20:00, walks at 20:09 and 20:35 (the walk up from the table is the meal's).
+        let days = try OfflineTimeline.days(device([
+            (.stationary, home, 900), (.walking, home, 2), (.stationary, home, 4), (.walking, home, 2), (.stationary, home, 22), (.walking, home, 2),
+            (.stationary, home, 3), (.walking, home, 2), (.stationary, home, 163), (.walking, home, 1), (.automotive, gymPlace, 8), (.walking, gymPlace, 1),
+            (.stationary, gymPlace, 80), (.walking, gymPlace, 1), (.automotive, home, 8), (.walking, home, 1), (.stationary, home, 9), (.walking, home, 2),
+            (.stationary, home, 24), (.walking, home, 2), (.stationary, home, 143), (.walking, home, 2), (.stationary, home, 478),
+        ]), timeZone: zone)
+        let dinner = try slot(at: "2026-11-18 20:15:00", in: days)
+        #expect(dinner.category == .food, "\(dinner)")
+        #expect(dinner.start == utc("2026-11-18 20:00:00") && dinner.end == utc("2026-11-18 20:37:00"), "\(dinner)")
+        #expect(try slot(at: "2026-11-18 21:30:00", in: days).category == .leisure)
+    }
 }

@@ -116,6 +116,20 @@ extension SlotContext {
                 let from = sameDay.min { abs(starts[$0] - own) < abs(starts[$1] - own) }!
                 for piece in restlessMeal(from: from, through: last, contexts) { contexts[piece].isMealTime = true }
             }
+            // Out at that time, home from a trip a meal's length before the window ends (back from the
+            // gym at 20:00): the meal on coming home, from the first piece short enough to be one.
+            let day = days.name(of: spans[first].start)
+            guard first > 0, onDay[first], !marked.contains(day), !near.contains(where: { days.name(of: spans[$0].start) == day }),
+                  movement(from: first, step: -1, contexts, spans)?.trip == true,
+                  (own + restlessReach...meal.window.upperBound - MealEnd.mealMinutes).contains(starts[first]) else { continue }
+            let arrival = contexts[first].startMinute
+            if let from = visit.first(where: {
+                contexts[$0].isStay && !contexts[$0].isSleep && contexts[$0].minutes <= longestRestlessMeal
+                    && contexts[$0].startMinute - arrival <= restlessMealPieces && days.name(of: spans[$0].start) == day
+                    && !contexts[$0..<min(last + 1, $0 + 3)].contains(where: \.isSleep)
+            }) {
+                for piece in restlessMeal(from: from, through: last, contexts) { contexts[piece].isMealTime = true }
+            }
         }
     }
 
