@@ -54,7 +54,7 @@ extension SlotContext {
     /// walks show no meals (`restlessAtHome`), which are put at the usual time, near it as the walks part the day.
     static func markMeal(
         _ meal: Meal, arrivingTo usualArrival: Double, on workingDays: Bool?, _ contexts: inout [SlotContext], _ spans: [SlotSpan],
-        lodgingVisits: [ClosedRange<Int>], days: LocalDays, starts: [Double], quiet: Bool, restless: Bool = false
+        lodgingVisits: [ClosedRange<Int>], days: LocalDays, starts: [Double], quiet: Bool, restless: Bool
     ) {
         let onDay = contexts.map { context in workingDays.map { (context.weekday < 5) == $0 } ?? true }
         // The person's own time for the meal, from the meals shown whole (which need no time to be found).
@@ -102,33 +102,9 @@ extension SlotContext {
                 let from = sameDay.first { starts[$0] == own } ?? sameDay[0]
                 for piece in from..<from + mealPieces(from: from, through: last, contexts) { contexts[piece].isMealTime = true }
             }
-            // A restless phone's day with no piece at that time: the piece nearest it (`restlessReach`), not one
-            // begun by coming home, nor before going out again, nor one the person goes to bed within a meal's length of.
-            guard restless, !arrivedToMeal else { continue }
-            let marked = Set(cut.map { days.name(of: spans[$0].start) })
-            let near = visit.filter {
-                onDay[$0] && $0 != first && contexts[$0].isStay && !contexts[$0].isSleep && abs(starts[$0] - own) <= restlessReach
-                    && contexts[$0].minutes <= longestRestlessMeal
-                    && !marked.contains(days.name(of: spans[$0].start)) && !beforeGoingOutAgain($0, meal, contexts, spans)
-                    && !contexts[$0..<min(last + 1, $0 + 3)].contains(where: \.isSleep)
-            }
-            for sameDay in Dictionary(grouping: near, by: { days.name(of: spans[$0].start) }).values {
-                let from = sameDay.min { abs(starts[$0] - own) < abs(starts[$1] - own) }!
-                for piece in restlessMeal(from: from, through: last, contexts) { contexts[piece].isMealTime = true }
-            }
-            // Out at that time, home from a trip a meal's length before the window ends (back from the
-            // gym at 20:00): the meal on coming home, from the first piece short enough to be one.
-            let day = days.name(of: spans[first].start)
-            guard first > 0, onDay[first], !marked.contains(day), !near.contains(where: { days.name(of: spans[$0].start) == day }),
-                  movement(from: first, step: -1, contexts, spans)?.trip == true,
-                  (own + restlessReach...meal.window.upperBound - MealEnd.mealMinutes).contains(starts[first]) else { continue }
-            let arrival = contexts[first].startMinute
-            if let from = visit.first(where: {
-                contexts[$0].isStay && !contexts[$0].isSleep && contexts[$0].minutes <= longestRestlessMeal
-                    && contexts[$0].startMinute - arrival <= restlessMealPieces && days.name(of: spans[$0].start) == day
-                    && !contexts[$0..<min(last + 1, $0 + 3)].contains(where: \.isSleep)
-            }) {
-                for piece in restlessMeal(from: from, through: last, contexts) { contexts[piece].isMealTime = true }
+            if restless, !arrivedToMeal {
+                let marked = Set(cut.map { days.name(of: spans[$0].start) })
+                markRestlessMeal(meal, in: visit, at: own, skipping: marked, onDay: onDay, &contexts, spans, days: days, starts: starts)
             }
         }
     }

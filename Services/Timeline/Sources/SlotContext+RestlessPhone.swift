@@ -38,6 +38,40 @@ extension SlotContext {
         return pauses >= fewestRestlessPauses && Double(pauses) >= restlessShare * Double(stays)
     }
 
+    /// Marks a restless phone's `meal` (`markMeal`) in `visit` on the days `onDay` allows with none yet
+    /// (`marked`): at the piece nearest `usual` (`restlessReach`), not one begun by coming home, nor
+    /// before going out again; else, out at that time and home from a trip a meal's length before
+    /// the meal's window ends (back from the gym at 20:00), on coming home, from the first piece short
+    /// enough to be one. Neither when the person goes to bed within its pieces.
+    static func markRestlessMeal(
+        _ meal: Meal, in visit: ClosedRange<Int>, at usual: Double, skipping marked: Set<String>, onDay: [Bool], _ contexts: inout [SlotContext],
+        _ spans: [SlotSpan], days: LocalDays, starts: [Double]
+    ) {
+        let (first, last) = (visit.lowerBound, visit.upperBound)
+        func day(_ index: Int) -> String { days.name(of: spans[index].start) }
+        func mayBegin(_ index: Int) -> Bool {
+            contexts[index].isStay && !contexts[index].isSleep && contexts[index].minutes <= longestRestlessMeal
+                && !contexts[index..<min(last + 1, index + 3)].contains(where: \.isSleep)
+        }
+        func mark(from index: Int, _ contexts: inout [SlotContext]) {
+            for piece in restlessMeal(from: index, through: last, contexts) { contexts[piece].isMealTime = true }
+        }
+        let near = visit.filter {
+            onDay[$0] && $0 != first && mayBegin($0) && abs(starts[$0] - usual) <= restlessReach && !marked.contains(day($0))
+                && !beforeGoingOutAgain($0, meal, contexts, spans)
+        }
+        for sameDay in Dictionary(grouping: near, by: day).values {
+            mark(from: sameDay.min { abs(starts[$0] - usual) < abs(starts[$1] - usual) }!, &contexts)
+        }
+        guard first > 0, onDay[first], !marked.contains(day(first)), !near.contains(where: { day($0) == day(first) }),
+              movement(from: first, step: -1, contexts, spans)?.trip == true,
+              (usual + restlessReach...meal.window.upperBound - MealEnd.mealMinutes).contains(starts[first]) else { return }
+        let arrival = contexts[first].startMinute
+        if let from = visit.first(where: { mayBegin($0) && contexts[$0].startMinute - arrival <= restlessMealPieces && day($0) == day(first) }) {
+            mark(from: from, &contexts)
+        }
+    }
+
     /// The pieces of a restless phone's meal (`restlessAtHome`) from `index` on, up to `last`, awake
     /// (`restlessMealPieces`, `longestRestlessMeal`).
     static func restlessMeal(from index: Int, through last: Int, _ contexts: [SlotContext]) -> Range<Int> {
